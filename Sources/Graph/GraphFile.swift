@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A graph file mapped into memory: header and section table checked, sections handed out in place.
+///
+/// Opening reads only the 4 KiB header, so it takes the same time whatever the file's size;
+/// `verifyChecksums()` reads every section and compares its CRC-32.
+public final class GraphFile: @unchecked Sendable {
+    public let path: String
+    /// The format version found in the header.
+    public let version: UInt32
+    /// Size of the file in bytes.
+    public let size: Int
+    /// The section table, in file order.
+    public let sections: [GraphSection]
+    private let base: UnsafeRawPointer
+    private let sectionsByName: [String: GraphSection]
+
+    /// Maps `path` and checks magic, version, header checksum, size and section bounds.
+    public init(path: String) throws(GraphFileError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw .cannotOpen(path: path, message: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .cannotOpen(path: path, message: String(cString: strerror(errno))) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .cannotOpen(path: path, message: "is a directory") }
+        let size = Int(info.st_size)
+        guard size >= GraphFileFormat.fixedHeaderSize else {
+            if size >= 8 || size == 0 { throw size == 0 ? .truncated(path: path, expectedBytes: GraphFileFormat.headerSize, actualBytes: 0) : .notAGraphFile(path: path) }
+            throw .notAGraphFile(path: path)
+        }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
+            throw .cannotOpen(path: path, message: String(cString: strerror(errno)))
+        }
+        let base = UnsafeRawPointer(mapped)
+        func load<T: FixedWidthInteger>(_ offset: Int, as type: T.Type) -> T {
+            T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
+        }
+        do {
+            guard (0..<8).allSatisfy({ base.load(fromByteOffset: $0, as: UInt8.self) == GraphFileFormat.magic[$0] }) else {
+                throw GraphFileError.notAGraphFile(path: path)
+            }
+            let version = load(8, as: UInt32.self)
+            guard version == GraphFileFormat.version else {
+                throw GraphFileError.unsupportedVersion(path: path, found: version, supported: GraphFileFormat.version)
+            }
+            let recordedSize = Int(load(16, as: UInt64.self))
+            guard size >= GraphFileFormat.headerSize, size >= recordedSize else {
+                throw GraphFileError.truncated(path: path, expectedBytes: max(recordedSize, GraphFileFormat.headerSize), actualBytes: size)
+            }
+            guard size == recordedSize else {
+                throw GraphFileError.corrupt(path: path, message: "\(size) bytes, the header says \(recordedSize)")
+            }
+            var header = [UInt8](UnsafeRawBufferPointer(start: base, count: GraphFileFormat.headerSize))
+            for i in 24..<28 { header[i] = 0 }
+            guard header.withUnsafeBytes({ GraphFileFormat.crc32($0) }) == load(24, as: UInt32.self) else {
+                throw GraphFileError.headerChecksumMismatch(path: path)
+            }
+            let count = Int(load(12, as: UInt32.self))
+            guard count <= GraphFileFormat.maxSections else { throw GraphFileError.corrupt(path: path, message: "section count \(count)") }
+            var sections: [GraphSection] = []
+            for i in 0..<count {
+                let entry = GraphFileFormat.fixedHeaderSize + i * GraphFileFormat.entrySize
+                let nameBytes = (0..<GraphFileFormat.maxNameLength).map { header[entry + $0] }.prefix { $0 != 0 }
+                let section = GraphSection(
+                    name: String(decoding: nameBytes, as: UTF8.self),
+                    offset: Int(load(entry + 24, as: UInt64.self)), length: Int(load(entry + 32, as: UInt64.self)),
+                    crc32: load(entry + 40, as: UInt32.self), elementSize: Int(load(entry + 44, as: UInt32.self)))
+                guard section.offset >= GraphFileFormat.headerSize, section.offset % GraphFileFormat.sectionAlignment == 0,
+                      section.length >= 0, section.offset + section.length <= size, section.elementSize > 0,
+                      section.length % section.elementSize == 0 else {
+                    throw GraphFileError.corrupt(path: path, message: "section '\(section.name)' lies outside the file or is misaligned")
+                }
+                sections.append(section)
+            }
+            self.version = version
+            self.size = size
+            self.sections = sections
+            self.base = base
+            sectionsByName = Dictionary(sections.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        } catch let error as GraphFileError {
+            munmap(mapped, size)
+            throw error
+        } catch {
+            munmap(mapped, size)
+            throw .corrupt(path: path, message: "\(error)")
+        }
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+
+    /// Whether the file has a section of this name.
+    public func has(_ name: String) -> Bool { sectionsByName[name] != nil }
+
+    /// The bytes of a section, in place.
+    public func bytes(_ name: String) throws(GraphFileError) -> UnsafeRawBufferPointer {
+        guard let section = sectionsByName[name] else { throw .missingSection(path: path, section: name) }
+        return UnsafeRawBufferPointer(start: base + section.offset, count: section.length)
+    }
+
+    /// A section as a typed buffer over the mapped memory (no copy).
+    public func array<T: BitwiseCopyable>(_ name: String, of type: T.Type = T.self) throws(GraphFileError) -> UnsafeBufferPointer<T> {
+        guard let section = sectionsByName[name] else { throw .missingSection(path: path, section: name) }
+        guard section.elementSize == MemoryLayout<T>.stride else {
+            throw .corrupt(path: path, message: "section '\(name)' has \(section.elementSize)-byte elements, expected \(MemoryLayout<T>.stride)")
+        }
+        return UnsafeBufferPointer(start: (base + section.offset).assumingMemoryBound(to: T.self), count: section.length / section.elementSize)
+    }
+
+    /// Reads every section and compares its CRC-32 with the table's; throws on the first mismatch.
+    public func verifyChecksums() throws(GraphFileError) {
+        for section in sections where section.length > 0 {
+            let crc = GraphFileFormat.crc32(UnsafeRawBufferPointer(start: base + section.offset, count: section.length))
+            if crc != section.crc32 { throw .checksumMismatch(path: path, section: section.name) }
+        }
+    }
+}

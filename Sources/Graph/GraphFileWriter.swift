@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a graph file section by section into a temporary file beside the target, then renames it into place.
+///
+/// Nothing appears at the target path until `finish()` succeeds; an abandoned writer removes its temporary file.
+public final class GraphFileWriter {
+    public let path: String
+    private let temporaryPath: String
+    private var fd: Int32
+    private var offset: Int
+    private var sections: [GraphSection] = []
+    private var finished = false
+
+    /// Creates the temporary file in the target's folder.
+    public init(path: String) throws(GraphFileError) {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        temporaryPath = (folder.isEmpty ? "" : folder + "/") + ".\(base).tmp-\(getpid())"
+        fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if fd < 0 { throw .cannotCreate(path: path, message: String(cString: strerror(errno))) }
+        offset = 0
+        try writeZeros(GraphFileFormat.headerSize)
+    }
+
+    deinit { if !finished { abandon() } }
+
+    private func writeZeros(_ count: Int) throws(GraphFileError) {
+        let zeros = [UInt8](repeating: 0, count: count)
+        let failure = zeros.withUnsafeBytes { raw in Result { () throws(GraphFileError) in try writeAll(raw) } }
+        try failure.get()
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(GraphFileError) {
+        var done = 0
+        while done < bytes.count {
+            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let message = String(cString: strerror(errno))
+                abandon()
+                throw .writeFailed(path: path, message: message)
+            }
+            done += n
+        }
+        offset += bytes.count
+    }
+
+    /// Appends a section holding `bytes`, `elementSize` bytes per element.
+    public func append(_ name: String, bytes: UnsafeRawBufferPointer, elementSize: Int) throws(GraphFileError) {
+        precondition(name.utf8.count <= GraphFileFormat.maxNameLength, "section name too long: \(name)")
+        precondition(sections.count < GraphFileFormat.maxSections, "too many sections")
+        let padding = (GraphFileFormat.sectionAlignment - offset % GraphFileFormat.sectionAlignment) % GraphFileFormat.sectionAlignment
+        if padding > 0 { try writeZeros(padding) }
+        let start = offset
+        if bytes.count > 0 { try writeAll(bytes) }
+        sections.append(GraphSection(name: name, offset: start, length: bytes.count,
+                                     crc32: bytes.count > 0 ? GraphFileFormat.crc32(bytes) : 0, elementSize: elementSize))
+    }
+
+    /// Appends an array as a section of its elements' raw little-endian bytes.
+    public func append<T: BitwiseCopyable>(_ name: String, _ array: [T]) throws(GraphFileError) {
+        let outcome = array.withUnsafeBytes { raw in
+            Result { () throws(GraphFileError) in try append(name, bytes: raw, elementSize: MemoryLayout<T>.stride) }
+        }
+        try outcome.get()
+    }
+
+    /// Writes the header and section table, flushes, and renames the file into place.
+    public func finish() throws(GraphFileError) {
+        var header = [UInt8](repeating: 0, count: GraphFileFormat.headerSize)
+        func put<T: FixedWidthInteger>(_ value: T, at position: Int) {
+            withUnsafeBytes(of: value.littleEndian) { for (i, byte) in $0.enumerated() { header[position + i] = byte } }
+        }
+        for (i, byte) in GraphFileFormat.magic.enumerated() { header[i] = byte }
+        put(GraphFileFormat.version, at: 8)
+        put(UInt32(sections.count), at: 12)
+        put(UInt64(offset), at: 16)
+        put(UInt32(GraphFileFormat.headerSize), at: 28)
+        for (i, section) in sections.enumerated() {
+            let base = GraphFileFormat.fixedHeaderSize + i * GraphFileFormat.entrySize
+            for (j, byte) in section.name.utf8.enumerated() { header[base + j] = byte }
+            put(UInt64(section.offset), at: base + 24)
+            put(UInt64(section.length), at: base + 32)
+            put(section.crc32, at: base + 40)
+            put(UInt32(section.elementSize), at: base + 44)
+        }
+        let headerCRC = header.withUnsafeBytes { GraphFileFormat.crc32($0) }
+        put(headerCRC, at: 24)
+        let written = header.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        if written != header.count {
+            let message = String(cString: strerror(errno))
+            abandon()
+            throw .writeFailed(path: path, message: message)
+        }
+        if fsync(fd) != 0 || close(fd) != 0 {
+            let message = String(cString: strerror(errno))
+            fd = -1
+            abandon()
+            throw .writeFailed(path: path, message: message)
+        }
+        fd = -1
+        if rename(temporaryPath, path) != 0 {
+            let message = String(cString: strerror(errno))
+            abandon()
+            throw .writeFailed(path: path, message: message)
+        }
+        finished = true
+    }
+
+    /// Gives up: closes and removes the temporary file, leaving any older file at the target untouched.
+    public func abandon() {
+        if fd >= 0 { close(fd); fd = -1 }
+        unlink(temporaryPath)
+        finished = true
+    }
+}

@@ -1,0 +1,106 @@
+import OSM
+
+/// Imports OSM XML into a graph file: stream the input through the collector, build the graph, write it.
+public struct GraphImporter {
+    /// The profiles to build, in the order their sections and node-flag bits take.
+    public var profiles: [TravelProfile]
+
+    /// Progress as the import goes: reading (raw and XML bytes, elements) and then the build phases.
+    public enum Progress {
+        case reading(rawBytes: Int64, totalRawBytes: Int64?, xmlBytes: Int64, elements: Int)
+        case phase(String)
+    }
+
+    /// Why an import failed.
+    public enum Failure: Error, CustomStringConvertible {
+        case input(OSMReadError)
+        case output(GraphFileError)
+        case invalidProfile(String)
+        case noRoads(String)
+
+        public var description: String {
+            switch self {
+            case let .input(error): return error.description
+            case let .output(error): return error.description
+            case let .invalidProfile(message): return message
+            case let .noRoads(name): return "\(name) holds no road any profile can use: nothing to import"
+            }
+        }
+    }
+
+    public init(profiles: [TravelProfile] = [.car, .foot]) { self.profiles = profiles }
+
+    /// Reads `inputPath` ("-" for standard input) and writes the graph to `outputPath`; returns the import figures.
+    public func run(input inputPath: String, output outputPath: String, progress: @escaping (Progress) -> Void = { _ in }) throws(Failure) -> ImportStatistics {
+        try validateProfiles()
+        let input: OSMInput
+        do { input = try OSMInput(path: inputPath) } catch { throw .input(error) }
+        let collector = OSMCollector(profiles: profiles)
+        let reader = OSMXMLReader(source: input.source, name: input.file.name, handler: collector)
+        do {
+            try reader.read { reader in
+                progress(.reading(rawBytes: input.file.bytesRead, totalRawBytes: input.file.totalBytes, xmlBytes: reader.xmlBytes,
+                                  elements: reader.nodeCount + reader.wayCount + reader.relationCount))
+            }
+        } catch { throw .input(error) }
+        collector.statistics.nodesRead = reader.nodeCount
+        collector.statistics.waysRead = reader.wayCount
+        collector.statistics.relationsRead = reader.relationCount
+        var builder = GraphBuilder(collector: collector)
+        builder.phase = { progress(.phase($0)) }
+        let graph = builder.build()
+        if graph.edgeFrom.isEmpty { throw .noRoads(input.file.name) }
+        progress(.phase("writing"))
+        let metadata = GraphMetadata(generator: wayfinderVersion, statistics: builder.statistics, profiles: profiles)
+        do { try Self.write(graph, metadata: metadata, to: outputPath) } catch { throw .output(error) }
+        return builder.statistics
+    }
+
+    private func validateProfiles() throws(Failure) {
+        guard !profiles.isEmpty, profiles.count <= 7 else { throw .invalidProfile("between 1 and 7 profiles are needed, got \(profiles.count)") }
+        var seen = Set<String>()
+        for profile in profiles {
+            let valid = !profile.name.isEmpty && profile.name.utf8.count <= 12 && profile.name.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+            guard valid else { throw .invalidProfile("profile name '\(profile.name)' must be 1–12 characters of a–z, 0–9 and _") }
+            guard seen.insert(profile.name).inserted else { throw .invalidProfile("profile '\(profile.name)' is given twice") }
+        }
+    }
+
+    /// Writes `graph` as a graph file at `path` (temporary file, then rename).
+    public static func write(_ graph: GraphData, metadata: GraphMetadata, to path: String) throws(GraphFileError) {
+        let writer = try GraphFileWriter(path: path)
+        typealias S = GraphSectionName
+        try writer.append(S.meta, metadata.encoded())
+        try writer.append(S.nodeLatitudes, graph.nodeLatitudes)
+        try writer.append(S.nodeLongitudes, graph.nodeLongitudes)
+        try writer.append(S.nodeOSMIDs, graph.nodeOSMIDs)
+        try writer.append(S.nodeFlags, graph.nodeFlags)
+        try writer.append(S.edgeFrom, graph.edgeFrom)
+        try writer.append(S.edgeTo, graph.edgeTo)
+        try writer.append(S.edgeLength, graph.edgeLengthMillimetres)
+        try writer.append(S.edgeWay, graph.edgeWay)
+        try writer.append(S.edgeShapeStart, graph.edgeShapeStart)
+        try writer.append(S.shapeLatitudes, graph.shapeLatitudes)
+        try writer.append(S.shapeLongitudes, graph.shapeLongitudes)
+        try writer.append(S.wayOSMIDs, graph.wayOSMIDs)
+        try writer.append(S.wayNames, graph.wayNames)
+        try writer.append(S.wayRefs, graph.wayRefs)
+        try writer.append(S.wayClasses, graph.wayClasses)
+        try writer.append(S.stringStart, graph.stringStart)
+        try writer.append(S.stringBytes, graph.stringBytes)
+        for profile in graph.profiles {
+            let names = S.Profile(profile.name)
+            try writer.append(names.timeForward, profile.timeForward)
+            try writer.append(names.timeBackward, profile.timeBackward)
+            try writer.append(names.firstIncidence, profile.firstIncidence)
+            try writer.append(names.incidence, profile.incidence)
+            try writer.append(names.restrictionKinds, profile.restrictionKinds)
+            try writer.append(names.restrictionStart, profile.restrictionStart)
+            try writer.append(names.restrictionPath, profile.restrictionPath)
+        }
+        try writer.append(S.indexItems, graph.spatialIndex.items)
+        try writer.append(S.indexBoxes, graph.spatialIndex.boxes)
+        try writer.append(S.indexLevels, graph.spatialIndex.levelStart)
+        try writer.finish()
+    }
+}

@@ -1,0 +1,144 @@
+import OSM
+
+/// Gathers, in one streaming pass, what the graph needs from an OSM file: all node positions,
+/// the routable ways with their per-profile speeds, barrier nodes and restriction relations.
+///
+/// Memory per node read: 16 bytes (id and position); ways keep only their node ids and a small record.
+final class OSMCollector: OSMElementHandler {
+    let evaluators: [ProfileEvaluator]
+
+    // Nodes, in file order (sorted later if the file is not).
+    var nodeIDs: [Int64] = []
+    var nodeLatitudes: [Int32] = []
+    var nodeLongitudes: [Int32] = []
+    var nodesSorted = true
+
+    /// Nodes carrying a barrier or a blocking tag: id and flags (bit p: closed to profile p; bit 7: has a barrier tag).
+    var specialNodeIDs: [Int64] = []
+    var specialNodeFlags: [UInt8] = []
+
+    /// Routable ways, in file order.
+    var ways: [CollectedWay] = []
+    /// Node ids of all collected ways, back to back.
+    var wayNodeIDs: [Int64] = []
+    /// km/h forward and backward per profile (0: closed), `2 × profiles` values per way.
+    var waySpeeds: [Float] = []
+
+    /// Restriction relations for the profiles that read them.
+    var restrictions: [CollectedRestriction] = []
+
+    /// Interned names and refs (index 0 is the empty string).
+    var strings: [String] = [""]
+    private var stringIndex: [String: UInt32] = ["": 0]
+
+    var statistics = ImportStatistics()
+
+    init(profiles: [TravelProfile]) {
+        evaluators = profiles.map(ProfileEvaluator.init)
+        statistics.profiles = profiles.map { ImportStatistics.ProfileFigures(name: $0.name) }
+    }
+
+    private func intern(_ text: String?) -> UInt32 {
+        guard let text, !text.isEmpty else { return 0 }
+        if let index = stringIndex[text] { return index }
+        let index = UInt32(strings.count)
+        strings.append(text)
+        stringIndex[text] = index
+        return index
+    }
+
+    func handle(node: OSMNode) {
+        if let last = nodeIDs.last, node.id <= last { nodesSorted = false }
+        nodeIDs.append(node.id)
+        nodeLatitudes.append(node.latitudeE7)
+        nodeLongitudes.append(node.longitudeE7)
+        guard !node.tags.isEmpty else { return }
+        var flags: UInt8 = node.tags["barrier"] != nil ? 0x80 : 0
+        for (index, evaluator) in evaluators.enumerated() where evaluator.blocks(node: node.tags) {
+            flags |= 1 << UInt8(index)
+        }
+        if flags != 0 {
+            specialNodeIDs.append(node.id)
+            specialNodeFlags.append(flags)
+        }
+    }
+
+    func handle(way: OSMWay) {
+        let speedsStart = waySpeeds.count
+        var routable = false
+        for evaluator in evaluators {
+            let verdict = evaluator.evaluate(way: way.tags) { [self] key, _ in
+                if key.hasPrefix("maxspeed") { statistics.maxspeedIgnored += 1 } else { statistics.onewayIgnored += 1 }
+            }
+            switch verdict {
+            case .unroutable:
+                waySpeeds.append(0); waySpeeds.append(0)
+            case let .routable(forward, backward):
+                waySpeeds.append(Float(forward ?? 0)); waySpeeds.append(Float(backward ?? 0))
+                if forward != nil || backward != nil { routable = true }
+            }
+        }
+        guard routable else {
+            waySpeeds.removeSubrange(speedsStart...)
+            if way.tags["highway"] != nil { statistics.waysUnroutable += 1 } else { statistics.waysNotRoads += 1 }
+            return
+        }
+        let highway = way.tags["highway"] ?? ((way.tags["railway"] == "platform" || way.tags["public_transport"] == "platform") ? "platform" : nil)
+        ways.append(CollectedWay(
+            id: way.id, firstNode: wayNodeIDs.count, nodeCount: Int32(way.nodeIDs.count),
+            name: intern(way.tags["name"]), ref: intern(way.tags["ref"]),
+            highwayClass: HighwayClass(highway: highway).rawValue))
+        wayNodeIDs.append(contentsOf: way.nodeIDs)
+    }
+
+    func handle(relation: OSMRelation) {
+        guard let type = relation.tags["type"] else { return }
+        var valuesByProfile: [String?] = []
+        var any = false
+        for evaluator in evaluators {
+            guard let rule = evaluator.profile.restrictions, rule.relationTypes.contains(type) else { valuesByProfile.append(nil); continue }
+            var value: String? = nil
+            for key in rule.valueKeys { if let found = relation.tags[key] { value = found; break } }
+            if let except = relation.tags["except"] {
+                let exempted = except.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                if exempted.contains(where: rule.exemptions.contains) { value = nil; statistics.restrictionsExempt += 1 }
+            }
+            valuesByProfile.append(value)
+            if value != nil { any = true }
+        }
+        guard any else { return }
+        var from: [Int64] = [], to: [Int64] = [], viaNodes: [Int64] = [], viaWays: [Int64] = []
+        for member in relation.members {
+            switch (member.role, member.type) {
+            case ("from", .way): from.append(member.ref)
+            case ("to", .way): to.append(member.ref)
+            case ("via", .node): viaNodes.append(member.ref)
+            case ("via", .way): viaWays.append(member.ref)
+            default: break
+            }
+        }
+        restrictions.append(CollectedRestriction(id: relation.id, values: valuesByProfile, from: from, viaNodes: viaNodes, viaWays: viaWays, to: to))
+    }
+}
+
+/// A routable way as collected: where its node ids are, its per-profile speeds and its labels.
+struct CollectedWay {
+    var id: Int64
+    var firstNode: Int
+    var nodeCount: Int32
+    var name: UInt32
+    var ref: UInt32
+    var highwayClass: UInt8
+}
+
+/// A restriction relation as collected: its value per profile (nil: not for that profile) and its members.
+struct CollectedRestriction {
+    var id: Int64
+    var values: [String?]
+    var from: [Int64]
+    var viaNodes: [Int64]
+    var viaWays: [Int64]
+    var to: [Int64]
+}
+
+import Foundation

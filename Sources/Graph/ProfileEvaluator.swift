@@ -1,0 +1,134 @@
+import OSM
+
+/// What a profile makes of one way: unroutable (and why) or its speed in each direction.
+public enum WayVerdict: Equatable, Sendable {
+    /// The way is not for this mode.
+    case unroutable
+    /// Speeds in km/h along and against the way's node order; nil where that direction is closed.
+    case routable(forward: Double?, backward: Double?)
+}
+
+/// A profile table turned into sets for fast tag checks during import.
+public struct ProfileEvaluator: Sendable {
+    /// The table this evaluator reads.
+    public let profile: TravelProfile
+    private let speeds: [String: Double]
+    private let routableTags: [String: Set<String>]
+    private let neverRoutable: Set<String>
+    private let excluding: [String: Set<String>]
+    private let access: [(key: String, deny: Set<String>)]
+    private let overrideValues: Set<String>
+    private let blockingBarriers: Set<String>
+    private let blockingNodeTags: [String: Set<String>]
+    private let impliedOneway: Set<String>
+
+    /// Prepares `profile` for evaluation.
+    public init(_ profile: TravelProfile) {
+        self.profile = profile
+        speeds = profile.highwaySpeeds
+        routableTags = profile.routableTags.mapValues(Set.init)
+        neverRoutable = Set(profile.neverRoutableHighways)
+        excluding = profile.excludingTags.mapValues(Set.init)
+        access = profile.accessRules.map { ($0.key, Set($0.denyingValues)) }
+        overrideValues = Set(profile.accessOverrideValues)
+        blockingBarriers = Set(profile.blockingBarriers)
+        blockingNodeTags = profile.blockingNodeTags.mapValues(Set.init)
+        impliedOneway = Set(profile.oneway.impliedHighways)
+    }
+
+    /// Whether the most specific access tag present denies; nil when no access tag is present.
+    public func accessDenies(_ tags: [OSMTag]) -> Bool? {
+        for rule in access {
+            if let value = tags[rule.key] { return rule.deny.contains(value) }
+        }
+        return nil
+    }
+
+    /// Decides whether a way is routable and how fast in each direction; `badValue` is told of tag values that did not parse.
+    public func evaluate(way tags: [OSMTag], badValue: (String, String) -> Void = { _, _ in }) -> WayVerdict {
+        let highway = tags["highway"] ?? ""
+        if neverRoutable.contains(highway) { return .unroutable }
+        for (key, values) in excluding {
+            if let value = tags[key], values.contains(value) { return .unroutable }
+        }
+        var speed = speeds[highway]
+        if speed == nil {
+            for (key, values) in routableTags {
+                if let value = tags[key], values.contains(value) { speed = profile.defaultSpeed; break }
+            }
+        }
+        // Access: the most specific tag present decides; some values open unlisted highways.
+        var mostSpecific: (index: Int, value: String)? = nil
+        for (index, rule) in access.enumerated() {
+            if let value = tags[rule.key] { mostSpecific = (index, value); break }
+        }
+        if let (index, value) = mostSpecific {
+            if access[index].deny.contains(value) { return .unroutable }
+            if speed == nil, index == 0, !highway.isEmpty, overrideValues.contains(value) { speed = profile.defaultSpeed }
+        }
+        guard let baseSpeed = speed, baseSpeed > 0 else { return .unroutable }
+
+        // Direction.
+        var forward = true, backward = true
+        var explicit = false
+        for key in profile.oneway.keys {
+            guard let value = tags[key] else { continue }
+            switch value {
+            case "yes", "true", "1": backward = false; explicit = true
+            case "-1", "reverse": forward = false; explicit = true
+            case "no", "false", "0": explicit = true
+            case "reversible", "alternating":
+                if profile.oneway.reversibleIsUnroutable { return .unroutable }
+                explicit = true
+            default: badValue(key, value)
+            }
+            if explicit { break }
+        }
+        if !explicit {
+            let junction = tags["junction"]
+            if profile.oneway.impliedByRoundabout && (junction == "roundabout" || junction == "circular") { backward = false }
+            if impliedOneway.contains(highway) { backward = false }
+        }
+
+        // Speed limits, direction-specific ones first.
+        var forwardSpeed = baseSpeed, backwardSpeed = baseSpeed
+        if let rule = profile.maxspeed {
+            func limit(_ key: String) -> Double? {
+                guard let value = tags[key] else { return nil }
+                if let kmh = Self.parseMaxspeed(value) { return kmh * rule.factor }
+                badValue(key, value)
+                return nil
+            }
+            let both = limit("maxspeed")
+            let forwardLimit = tags["maxspeed:forward"] != nil ? limit("maxspeed:forward") : nil
+            let backwardLimit = tags["maxspeed:backward"] != nil ? limit("maxspeed:backward") : nil
+            if let value = forwardLimit ?? both { forwardSpeed = value }
+            if let value = backwardLimit ?? both { backwardSpeed = value }
+        }
+        return .routable(forward: forward ? forwardSpeed : nil, backward: backward ? backwardSpeed : nil)
+    }
+
+    /// Whether a node with these tags closes the way to this mode.
+    public func blocks(node tags: [OSMTag]) -> Bool {
+        for (key, values) in blockingNodeTags {
+            if let value = tags[key], values.contains(value) { return true }
+        }
+        guard let barrier = tags["barrier"], blockingBarriers.contains(barrier) else { return false }
+        if profile.barrierAccessOverride, let denies = accessDenies(tags), !denies { return false }
+        return true
+    }
+
+    /// Parses a `maxspeed` value in km/h: a number, `N mph` or `N km/h`; nil for anything else (`none`, `walk`, `DE:urban`…).
+    public static func parseMaxspeed(_ text: String) -> Double? {
+        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        var factor = 1.0
+        if body.hasSuffix("mph") { factor = 1.609344; body = body.dropLast(3) }
+        else if body.hasSuffix("km/h") { body = body.dropLast(4) }
+        body = Substring(body.trimmingCharacters(in: .whitespaces))
+        guard !body.isEmpty, body.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let value = Double(body), value > 0, value.isFinite else { return nil }
+        return value * factor
+    }
+}
+
+import Foundation

@@ -1,0 +1,177 @@
+import Foundation
+
+/// The road graph of an opened graph file: typed views straight into the mapped memory.
+public struct RoadGraph: @unchecked Sendable {
+    /// The mapped file (kept alive as long as the views are used).
+    public let file: GraphFile
+    public let metadata: GraphMetadata
+
+    public let nodeLatitudes: UnsafeBufferPointer<Int32>
+    public let nodeLongitudes: UnsafeBufferPointer<Int32>
+    public let nodeOSMIDs: UnsafeBufferPointer<Int64>
+    public let nodeFlags: UnsafeBufferPointer<UInt8>
+    public let edgeFrom: UnsafeBufferPointer<UInt32>
+    public let edgeTo: UnsafeBufferPointer<UInt32>
+    public let edgeLengthMillimetres: UnsafeBufferPointer<UInt32>
+    public let edgeWay: UnsafeBufferPointer<UInt32>
+    public let edgeShapeStart: UnsafeBufferPointer<UInt32>
+    public let shapeLatitudes: UnsafeBufferPointer<Int32>
+    public let shapeLongitudes: UnsafeBufferPointer<Int32>
+    public let wayOSMIDs: UnsafeBufferPointer<Int64>
+    public let wayNames: UnsafeBufferPointer<UInt32>
+    public let wayRefs: UnsafeBufferPointer<UInt32>
+    public let wayClasses: UnsafeBufferPointer<UInt8>
+    public let stringStart: UnsafeBufferPointer<UInt32>
+    public let stringBytes: UnsafeBufferPointer<UInt8>
+    /// One graph per profile, in the order of `metadata.profiles`.
+    public let profiles: [ProfileGraph]
+    /// The spatial index over edge segments.
+    public let spatialIndex: SpatialIndex
+
+    /// Opens and maps a graph file (header checks only; see `GraphFile.verifyChecksums()`).
+    public init(path: String) throws(GraphFileError) {
+        try self.init(file: GraphFile(path: path))
+    }
+
+    /// Builds the typed views over an opened file.
+    public init(file: GraphFile) throws(GraphFileError) {
+        self.file = file
+        let meta = try file.bytes(GraphSectionName.meta)
+        do {
+            metadata = try JSONDecoder().decode(GraphMetadata.self, from: Data(meta))
+        } catch {
+            throw .corrupt(path: file.path, message: "the metadata section does not decode: \(error)")
+        }
+        nodeLatitudes = try file.array(GraphSectionName.nodeLatitudes)
+        nodeLongitudes = try file.array(GraphSectionName.nodeLongitudes)
+        nodeOSMIDs = try file.array(GraphSectionName.nodeOSMIDs)
+        nodeFlags = try file.array(GraphSectionName.nodeFlags)
+        edgeFrom = try file.array(GraphSectionName.edgeFrom)
+        edgeTo = try file.array(GraphSectionName.edgeTo)
+        edgeLengthMillimetres = try file.array(GraphSectionName.edgeLength)
+        edgeWay = try file.array(GraphSectionName.edgeWay)
+        edgeShapeStart = try file.array(GraphSectionName.edgeShapeStart)
+        shapeLatitudes = try file.array(GraphSectionName.shapeLatitudes)
+        shapeLongitudes = try file.array(GraphSectionName.shapeLongitudes)
+        wayOSMIDs = try file.array(GraphSectionName.wayOSMIDs)
+        wayNames = try file.array(GraphSectionName.wayNames)
+        wayRefs = try file.array(GraphSectionName.wayRefs)
+        wayClasses = try file.array(GraphSectionName.wayClasses)
+        stringStart = try file.array(GraphSectionName.stringStart)
+        stringBytes = try file.array(GraphSectionName.stringBytes)
+        var profiles: [ProfileGraph] = []
+        for (index, profile) in metadata.profiles.enumerated() {
+            let names = GraphSectionName.Profile(profile.name)
+            profiles.append(ProfileGraph(
+                profile: profile, index: index,
+                timeForward: try file.array(names.timeForward), timeBackward: try file.array(names.timeBackward),
+                firstIncidence: try file.array(names.firstIncidence), incidence: try file.array(names.incidence),
+                restrictionKinds: try file.array(names.restrictionKinds), restrictionStart: try file.array(names.restrictionStart),
+                restrictionPath: try file.array(names.restrictionPath)))
+        }
+        self.profiles = profiles
+        spatialIndex = SpatialIndex(items: try file.array(GraphSectionName.indexItems), boxes: try file.array(GraphSectionName.indexBoxes),
+                                    levelStart: try file.array(GraphSectionName.indexLevels))
+        let n = nodeLatitudes.count, e = edgeFrom.count
+        guard nodeLongitudes.count == n, nodeOSMIDs.count == n, nodeFlags.count == n, edgeTo.count == e,
+              edgeLengthMillimetres.count == e, edgeWay.count == e, edgeShapeStart.count == e + 1,
+              shapeLongitudes.count == shapeLatitudes.count, profiles.allSatisfy({ $0.timeForward.count == e && $0.firstIncidence.count == n + 1 }) else {
+            throw .corrupt(path: file.path, message: "section sizes disagree")
+        }
+    }
+
+    public var nodeCount: Int { nodeLatitudes.count }
+    public var edgeCount: Int { edgeFrom.count }
+
+    /// The profile graph called `name`, if the file has it.
+    public func profile(named name: String) -> ProfileGraph? { profiles.first { $0.profile.name == name } }
+
+    /// String i of the string table ("" for 0).
+    public func string(_ index: UInt32) -> String {
+        let start = Int(stringStart[Int(index)]), end = Int(stringStart[Int(index) + 1])
+        return String(decoding: UnsafeBufferPointer(rebasing: stringBytes[start..<end]), as: UTF8.self)
+    }
+
+    /// The full polyline of edge e (both end nodes included) as (latitude, longitude) in 1e-7 degrees.
+    public func polyline(ofEdge e: Int) -> [(latitude: Int32, longitude: Int32)] {
+        var points = [(nodeLatitudes[Int(edgeFrom[e])], nodeLongitudes[Int(edgeFrom[e])])]
+        for k in Int(edgeShapeStart[e])..<Int(edgeShapeStart[e + 1]) { points.append((shapeLatitudes[k], shapeLongitudes[k])) }
+        points.append((nodeLatitudes[Int(edgeTo[e])], nodeLongitudes[Int(edgeTo[e])]))
+        return points
+    }
+
+    /// The edge a spatial-index segment id belongs to, and the segment's position along that edge.
+    public func edge(ofSegment segment: UInt32) -> (edge: Int, position: Int) {
+        var low = 0, high = edgeCount - 1
+        while low < high {
+            let mid = (low + high + 1) >> 1
+            if Int(edgeShapeStart[mid]) + mid <= Int(segment) { low = mid } else { high = mid - 1 }
+        }
+        return (low, Int(segment) - Int(edgeShapeStart[low]) - low)
+    }
+}
+
+/// One profile's view of the graph: per-edge travel times, incidence lists and restrictions.
+public struct ProfileGraph: @unchecked Sendable {
+    public let profile: TravelProfile
+    /// Position of the profile in the file (its bit in the node flags).
+    public let index: Int
+    public let timeForward: UnsafeBufferPointer<UInt32>
+    public let timeBackward: UnsafeBufferPointer<UInt32>
+    public let firstIncidence: UnsafeBufferPointer<UInt32>
+    public let incidence: UnsafeBufferPointer<UInt32>
+    public let restrictionKinds: UnsafeBufferPointer<UInt8>
+    public let restrictionStart: UnsafeBufferPointer<UInt32>
+    public let restrictionPath: UnsafeBufferPointer<UInt32>
+
+    /// Whether graph node n is closed to this profile (a barrier it cannot pass).
+    @inlinable public func isBlocked(_ flags: UInt8) -> Bool { flags & (1 << UInt8(index)) != 0 }
+
+    /// Number of turn restrictions.
+    public var restrictionCount: Int { restrictionKinds.count }
+
+    /// Restriction r's kind and directed-edge path.
+    public func restriction(_ r: Int) -> (kind: RestrictionKind, path: [UInt32]) {
+        (RestrictionKind(rawValue: restrictionKinds[r]) ?? .prohibitory,
+         Array(restrictionPath[Int(restrictionStart[r])..<Int(restrictionStart[r + 1])]))
+    }
+}
+
+/// Names of the sections of a graph file.
+public enum GraphSectionName {
+    public static let meta = "meta"
+    public static let nodeLatitudes = "node.lat"
+    public static let nodeLongitudes = "node.lon"
+    public static let nodeOSMIDs = "node.osm_id"
+    public static let nodeFlags = "node.flags"
+    public static let edgeFrom = "edge.from"
+    public static let edgeTo = "edge.to"
+    public static let edgeLength = "edge.length_mm"
+    public static let edgeWay = "edge.way"
+    public static let edgeShapeStart = "edge.shape_start"
+    public static let shapeLatitudes = "shape.lat"
+    public static let shapeLongitudes = "shape.lon"
+    public static let wayOSMIDs = "way.osm_id"
+    public static let wayNames = "way.name"
+    public static let wayRefs = "way.ref"
+    public static let wayClasses = "way.class"
+    public static let stringStart = "string.start"
+    public static let stringBytes = "string.bytes"
+    public static let indexItems = "index.items"
+    public static let indexBoxes = "index.boxes"
+    public static let indexLevels = "index.levels"
+
+    /// The section names of one profile (`car.time_fwd`…).
+    public struct Profile {
+        public let timeForward, timeBackward, firstIncidence, incidence, restrictionKinds, restrictionStart, restrictionPath: String
+        public init(_ name: String) {
+            timeForward = "\(name).time_fwd"
+            timeBackward = "\(name).time_bwd"
+            firstIncidence = "\(name).inc_first"
+            incidence = "\(name).inc"
+            restrictionKinds = "\(name).restr_kind"
+            restrictionStart = "\(name).restr_start"
+            restrictionPath = "\(name).restr_path"
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// The packed Hilbert R-tree of a graph file, read in place.
+public struct SpatialIndex: @unchecked Sendable {
+    public let items: UnsafeBufferPointer<UInt32>
+    public let boxes: UnsafeBufferPointer<Int32>
+    public let levelStart: UnsafeBufferPointer<UInt32>
+
+    /// Number of levels (leaves are level 0, the root the last).
+    public var levelCount: Int { max(0, levelStart.count - 1) }
+}
+
+/// A query point's nearest point on a segment of an edge.
+public struct SnapCandidate: Equatable, Sendable {
+    /// The edge and the segment along it (0 is from its `from` node).
+    public var edge: Int
+    public var segment: Int
+    /// Distance from the query point, metres (local equirectangular projection).
+    public var distance: Double
+    /// The snapped point, degrees.
+    public var latitude: Double
+    public var longitude: Double
+    /// Where the snapped point lies on its segment, 0 at the segment's start and 1 at its end.
+    public var segmentFraction: Double
+}
+
+extension RoadGraph {
+    /// The `count` nearest segments to (latitude, longitude) whose edge passes `filter`, nearest first,
+    /// no farther than `maxDistance` metres; found through the spatial index (best-first over the tree).
+    public func nearestSegments(latitude: Double, longitude: Double, count: Int = 1, maxDistance: Double = .infinity,
+                                filter: (Int) -> Bool = { _ in true }) -> [SnapCandidate] {
+        let index = spatialIndex
+        guard index.levelCount > 0, count > 0 else { return [] }
+        let metresPerDegree = Geo.earthRadius * Double.pi / 180
+        let cosine = cos(latitude * Double.pi / 180)
+        // Local equirectangular projection centred on the query point, metres.
+        @inline(__always) func project(_ lat: Int32, _ lon: Int32) -> (Double, Double) {
+            ((Double(lon) * 1e-7 - longitude) * cosine * metresPerDegree, (Double(lat) * 1e-7 - latitude) * metresPerDegree)
+        }
+        func boxDistance(_ b: Int) -> Double {
+            let (x0, y0) = project(index.boxes[4 * b], index.boxes[4 * b + 1])
+            let (x1, y1) = project(index.boxes[4 * b + 2], index.boxes[4 * b + 3])
+            let dx = max(x0, 0, -x1), dy = max(y0, 0, -y1)
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        var heap = MinHeap<(level: Int, box: Int)>()
+        let top = index.levelCount - 1
+        for b in Int(index.levelStart[top])..<Int(index.levelStart[top + 1]) { heap.push(boxDistance(b), (top, b - Int(index.levelStart[top]))) }
+        var found: [SnapCandidate] = []
+        var worst = maxDistance
+        let n = SpatialIndexData.nodeSize
+        while let (bound, entry) = heap.pop() {
+            if bound > worst { break }
+            if entry.level == 0 {
+                for i in (entry.box * n)..<min(index.items.count, entry.box * n + n) {
+                    let segment = index.items[Int(i)]
+                    let (edge, position) = self.edge(ofSegment: segment)
+                    guard filter(edge) else { continue }
+                    let first = Int(edgeShapeStart[edge]), last = Int(edgeShapeStart[edge + 1])
+                    let a = position == 0 ? (nodeLatitudes[Int(edgeFrom[edge])], nodeLongitudes[Int(edgeFrom[edge])])
+                                          : (shapeLatitudes[first + position - 1], shapeLongitudes[first + position - 1])
+                    let b = first + position < last ? (shapeLatitudes[first + position], shapeLongitudes[first + position])
+                                                    : (nodeLatitudes[Int(edgeTo[edge])], nodeLongitudes[Int(edgeTo[edge])])
+                    let (ax, ay) = project(a.0, a.1), (bx, by) = project(b.0, b.1)
+                    let dx = bx - ax, dy = by - ay
+                    let lengthSquared = dx * dx + dy * dy
+                    let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
+                    let px = ax + t * dx, py = ay + t * dy
+                    let distance = (px * px + py * py).squareRoot()
+                    guard distance <= worst else { continue }
+                    let candidate = SnapCandidate(
+                        edge: edge, segment: position, distance: distance,
+                        latitude: latitude + py / metresPerDegree,
+                        longitude: longitude + (cosine > 0 ? px / (cosine * metresPerDegree) : 0),
+                        segmentFraction: t)
+                    let at = found.firstIndex { ($0.distance, $0.edge, $0.segment) > (distance, edge, position) } ?? found.count
+                    found.insert(candidate, at: at)
+                    if found.count > count { found.removeLast() }
+                    if found.count == count { worst = min(worst, found.last!.distance) }
+                }
+            } else {
+                let below = entry.level - 1
+                let base = Int(index.levelStart[below])
+                let childCount = Int(index.levelStart[below + 1]) - base
+                for child in (entry.box * n)..<min(childCount, entry.box * n + n) {
+                    let d = boxDistance(base + child)
+                    if d <= worst { heap.push(d, (below, child)) }
+                }
+            }
+        }
+        return found
+    }
+}
+
+/// A binary min-heap keyed by Double, for best-first searches.
+public struct MinHeap<Element> {
+    private var keys: [Double] = []
+    private var values: [Element] = []
+    public init() {}
+    public var isEmpty: Bool { keys.isEmpty }
+    public var count: Int { keys.count }
+
+    /// Adds `value` with priority `key`.
+    public mutating func push(_ key: Double, _ value: Element) {
+        keys.append(key); values.append(value)
+        var i = keys.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            if keys[parent] <= keys[i] { break }
+            keys.swapAt(parent, i); values.swapAt(parent, i)
+            i = parent
+        }
+    }
+
+    /// Removes and returns the entry with the smallest key.
+    public mutating func pop() -> (Double, Element)? {
+        guard !keys.isEmpty else { return nil }
+        let result = (keys[0], values[0])
+        let lastKey = keys.removeLast(), lastValue = values.removeLast()
+        if !keys.isEmpty {
+            keys[0] = lastKey; values[0] = lastValue
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < keys.count && keys[l] < keys[m] { m = l }
+                if r < keys.count && keys[r] < keys[m] { m = r }
+                if m == i { break }
+                keys.swapAt(m, i); values.swapAt(m, i)
+                i = m
+            }
+        }
+        return result
+    }
+}

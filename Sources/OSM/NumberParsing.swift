@@ -1,0 +1,72 @@
+/// Parsers for the numeric attributes of OSM XML, working on C strings without building Swift strings.
+public enum OSMNumberParsing {
+    /// Parses a decimal integer with optional sign ("123", "-5"); nil if anything else is present.
+    @inlinable
+    public static func parseInt64(_ text: UnsafePointer<CChar>) -> Int64? {
+        var p = text
+        var negative = false
+        if p.pointee == 45 /* - */ { negative = true; p += 1 } else if p.pointee == 43 /* + */ { p += 1 }
+        var value: Int64 = 0
+        var digits = 0
+        while p.pointee >= 48 && p.pointee <= 57 {
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(Int64(p.pointee - 48))
+            if o1 || o2 { return nil }
+            value = a
+            digits += 1
+            p += 1
+        }
+        if digits == 0 || p.pointee != 0 { return nil }
+        return negative ? -value : value
+    }
+
+    /// Parses a decimal degree value ("49.4123456", "-8.1", "1e-3") into units of 1e-7 degree, rounding half away from zero.
+    @inlinable
+    public static func parseFixed7(_ text: UnsafePointer<CChar>) -> Int64? {
+        var p = text
+        var negative = false
+        if p.pointee == 45 { negative = true; p += 1 } else if p.pointee == 43 { p += 1 }
+        var whole: Int64 = 0
+        var digits = 0
+        while p.pointee >= 48 && p.pointee <= 57 {
+            whole = whole &* 10 &+ Int64(p.pointee - 48)
+            digits += 1
+            if digits > 12 { return nil }
+            p += 1
+        }
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        var roundUp = false
+        if p.pointee == 46 /* . */ {
+            p += 1
+            while p.pointee >= 48 && p.pointee <= 57 {
+                if fractionDigits < 7 {
+                    fraction = fraction * 10 + Int64(p.pointee - 48)
+                } else if fractionDigits == 7 {
+                    roundUp = p.pointee >= 53
+                }
+                fractionDigits += 1
+                digits += 1
+                p += 1
+            }
+        }
+        if digits == 0 { return nil }
+        if p.pointee != 0 {
+            // Rare forms (exponents): fall back to the C library.
+            guard p.pointee == 101 || p.pointee == 69 else { return nil }
+            var end: UnsafeMutablePointer<CChar>? = nil
+            let value = strtod(text, &end)
+            guard let end, end.pointee == 0, value.isFinite, abs(value) < 1e5 else { return nil }
+            return Int64((value * 1e7).rounded())
+        }
+        var scaled = fraction
+        for _ in fractionDigits..<max(fractionDigits, 7) { scaled *= 10 }
+        var result = whole * 10_000_000 + scaled + (roundUp ? 1 : 0)
+        if negative { result = -result }
+        return result
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,53 @@
+/// A failure the command line reports to the user, with the exit code it ends with.
+struct CommandError: Error {
+    let message: String
+    let exitCode: Int32
+
+    /// Wrong arguments: exit code 2.
+    static func usage(_ message: String) -> CommandError { CommandError(message: message, exitCode: ExitCode.usage) }
+}
+
+/// The exit codes of `wayfinder`, documented in the README.
+enum ExitCode {
+    static let success: Int32 = 0
+    /// Something else went wrong.
+    static let failure: Int32 = 1
+    /// The command line is wrong.
+    static let usage: Int32 = 2
+    /// The input (OSM file, graph file) is missing, unreadable or malformed.
+    static let badInput: Int32 = 3
+    /// The output could not be written.
+    static let outputFailed: Int32 = 4
+}
+
+/// Splits arguments into options (with their values) and positionals, by a table of known options.
+struct ArgumentList {
+    private(set) var positionals: [String] = []
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+
+    /// Parses `arguments`; `valued` options take the next argument, `switches` take none.
+    init(_ arguments: [String], valued: Set<String>, switches: Set<String>) throws {
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            if argument == "-" || !argument.hasPrefix("-") || argument.dropFirst().first?.isNumber == true {
+                positionals.append(argument)
+            } else if let equals = argument.firstIndex(of: "="), valued.contains(String(argument[..<equals])) {
+                values[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+            } else if valued.contains(argument) {
+                guard i + 1 < arguments.count else { throw CommandError.usage("\(argument) needs a value") }
+                values[argument] = arguments[i + 1]
+                i += 1
+            } else if switches.contains(argument) {
+                flags.insert(argument)
+            } else {
+                throw CommandError.usage("unknown option \(argument)")
+            }
+            i += 1
+        }
+    }
+
+    func value(_ name: String) -> String? { values[name] }
+    func has(_ name: String) -> Bool { flags.contains(name) }
+}

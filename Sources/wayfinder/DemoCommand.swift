@@ -1,0 +1,107 @@
+import Foundation
+import Graph
+
+/// `wayfinder demo`: imports the bundled samples once (into a cache folder) and prints a short report.
+enum DemoCommand {
+    static let usage = """
+    usage: wayfinder demo [--data DIR] [--cache DIR] [--fresh]
+
+      --data DIR    where the samples are (default: Data/ of the source tree or the current folder)
+      --cache DIR   where imported graphs are kept (default: $XDG_CACHE_HOME/wayfinder or ~/.cache/wayfinder)
+      --fresh       import again even when a cached graph is up to date
+    """
+
+    /// The bundled samples: file name and what it shows.
+    static let samples = [
+        ("terre-haute.osm.gz", "Terre Haute, Indiana: a small city with its GTFS feed (Data/terre-haute-gtfs.zip)"),
+        ("monaco.osm.gz", "Monaco: a dense city"),
+    ]
+
+    static func run(_ arguments: [String]) throws {
+        let args = try ArgumentList(arguments, valued: ["--data", "--cache"], switches: ["--fresh", "-h", "--help"])
+        if args.has("-h") || args.has("--help") { print(usage); return }
+        let data = try args.value("--data") ?? findDataFolder()
+        let cache = args.value("--cache") ?? defaultCacheFolder()
+        do {
+            try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError(message: "cannot create the cache folder \(cache): \(error.localizedDescription)", exitCode: ExitCode.outputFailed)
+        }
+        print("Wayfinder demo: offline road graphs from the OpenStreetMap samples in \(data)")
+        print("(map data © OpenStreetMap contributors, ODbL 1.0)\n")
+        for (name, about) in samples {
+            let input = (data as NSString).appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: input) else {
+                throw CommandError(message: "sample \(input) is missing; pass --data DIR", exitCode: ExitCode.badInput)
+            }
+            let graphPath = (cache as NSString).appendingPathComponent(ImportCommand.defaultOutput(for: name)!)
+            print("\(name): \(about)")
+            var imported = false
+            if args.has("--fresh") || !isFresh(graph: graphPath, source: input) {
+                let started = Date()
+                do {
+                    _ = try GraphImporter().run(input: input, output: graphPath)
+                } catch {
+                    throw CommandError(message: error.description, exitCode: ExitCode.badInput)
+                }
+                print(String(format: "  imported in %.2f s → %@", Date().timeIntervalSince(started), graphPath))
+                imported = true
+            }
+            if !imported { print("  using the cached graph \(graphPath) (--fresh imports again)") }
+            try report(graphPath)
+            print("")
+        }
+        print("Next: `wayfinder info \((cache as NSString).appendingPathComponent("monaco.wfg"))` for the file's sections;")
+        print("`wayfinder import FILE.osm.bz2 -o FILE.wfg` for your own extract.")
+    }
+
+    /// Opens the graph, times the open, and shows a few figures and a snapped point.
+    static func report(_ path: String) throws {
+        let opened = Date()
+        let graph: RoadGraph
+        do { graph = try RoadGraph(path: path) } catch {
+            throw CommandError(message: error.description, exitCode: ExitCode.badInput)
+        }
+        let openMicros = Date().timeIntervalSince(opened) * 1e6
+        let s = graph.metadata.statistics
+        print("  graph: \(Format.count(graph.nodeCount)) nodes, \(Format.count(graph.edgeCount)) edges, file \(Format.bytes(Int64(graph.file.size))), opened (mmap) in \(Int(openMicros)) µs")
+        for figures in s.profiles {
+            print("    \(figures.name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(Format.count(figures.nodes)) nodes, \(Format.count(figures.directedEdges)) directed edges, " + String(format: "%.1f km of road", figures.kilometres))
+        }
+        // Snap the centre of the densest part (the median node) to the nearest road each profile may use.
+        let latitudes = graph.nodeLatitudes.sorted(), longitudes = graph.nodeLongitudes.sorted()
+        let lat = Double(latitudes[latitudes.count / 2]) * 1e-7 + 0.0004, lon = Double(longitudes[longitudes.count / 2]) * 1e-7 + 0.0003
+        for profile in graph.profiles {
+            let times = (profile.timeForward, profile.timeBackward)
+            let snapped = graph.nearestSegments(latitude: lat, longitude: lon) { e in times.0[e] != closedEdge || times.1[e] != closedEdge }
+            if let best = snapped.first {
+                let way = Int(graph.edgeWay[best.edge])
+                let name = graph.string(graph.wayNames[way]), ref = graph.string(graph.wayRefs[way])
+                let label = name.isEmpty ? (ref.isEmpty ? "an unnamed \(HighwayClass(rawValue: graph.wayClasses[way])?.osmValue ?? "road")" : ref) : name
+                print(String(format: "    %.5f,%.5f snaps for %@ to %@ (way %lld), %.1f m away", lat, lon, profile.profile.name, label, graph.wayOSMIDs[way], best.distance))
+            }
+        }
+    }
+
+    static func isFresh(graph: String, source: String) -> Bool {
+        let fm = FileManager.default
+        guard let g = try? fm.attributesOfItem(atPath: graph), let s = try? fm.attributesOfItem(atPath: source),
+              let gDate = g[.modificationDate] as? Date, let sDate = s[.modificationDate] as? Date, gDate >= sDate,
+              let existing = try? RoadGraph(path: graph), existing.metadata.generator == wayfinderVersion else { return false }
+        return true
+    }
+
+    static func findDataFolder() throws -> String {
+        let sourceTree = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Data").path
+        for candidate in ["Data", sourceTree] where FileManager.default.fileExists(atPath: (candidate as NSString).appendingPathComponent(samples[0].0)) {
+            return candidate
+        }
+        throw CommandError(message: "cannot find the sample folder Data/; run from the source tree or pass --data DIR", exitCode: ExitCode.badInput)
+    }
+
+    static func defaultCacheFolder() -> String {
+        let env = ProcessInfo.processInfo.environment
+        if let xdg = env["XDG_CACHE_HOME"], !xdg.isEmpty { return (xdg as NSString).appendingPathComponent("wayfinder") }
+        return ((env["HOME"] ?? NSTemporaryDirectory()) as NSString).appendingPathComponent(".cache/wayfinder")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Graph
+import OSM
+
+/// `wayfinder import INPUT -o OUTPUT.wfg`: OSM XML (plain, gzip, bzip2; "-" for stdin) to a graph file.
+enum ImportCommand {
+    static let usage = """
+    usage: wayfinder import INPUT [-o OUTPUT.wfg] [--profiles FILE.json] [--quiet]
+
+      INPUT            OSM XML: .osm, .osm.gz or .osm.bz2 (compression told from the first bytes); - reads stdin
+      -o, --output     the graph file to write (default: INPUT's name with .wfg, in the current folder)
+      --profiles FILE  a JSON array of profile tables to build instead of the default car and foot
+      -q, --quiet      no progress bar, only the summary
+    """
+
+    static func run(_ arguments: [String]) throws {
+        let args = try ArgumentList(arguments, valued: ["-o", "--output", "--profiles"], switches: ["-q", "--quiet", "-h", "--help"])
+        if args.has("-h") || args.has("--help") { print(usage); return }
+        guard args.positionals.count == 1 else { throw CommandError.usage("import takes one input file\n\n\(usage)") }
+        let input = args.positionals[0]
+        guard let output = args.value("-o") ?? args.value("--output") ?? defaultOutput(for: input) else {
+            throw CommandError.usage("reading standard input needs -o OUTPUT.wfg")
+        }
+        var importer = GraphImporter()
+        if let file = args.value("--profiles") {
+            do {
+                importer.profiles = try JSONDecoder().decode([TravelProfile].self, from: Data(contentsOf: URL(fileURLWithPath: file)))
+            } catch {
+                throw CommandError(message: "cannot read profiles from \(file): \(error)", exitCode: ExitCode.badInput)
+            }
+        }
+        let display = TerminalProgress(quiet: args.has("-q") || args.has("--quiet"))
+        let started = Date()
+        let statistics: ImportStatistics
+        do {
+            statistics = try importer.run(input: input, output: output) { progress in
+                switch progress {
+                case let .reading(raw, total, xml, elements):
+                    let seconds = max(display.elapsed, 0.001)
+                    var line = "reading "
+                    if let total, total > 0 {
+                        let fraction = Double(raw) / Double(total)
+                        let left = fraction > 0.001 ? seconds * (1 - fraction) / fraction : .nan
+                        line += "\(TerminalProgress.bar(fraction)) \(Format.bytes(raw))/\(Format.bytes(total)) \(Int(fraction * 100))%"
+                        line += String(format: "  %.1f MB/s", Double(raw) / seconds / 1e6)
+                        line += String(format: "  %.0fk el/s", Double(elements) / seconds / 1e3)
+                        line += "  left \(Format.duration(left))"
+                    } else {
+                        line += "\(Format.bytes(raw))" + String(format: "  %.1f MB/s", Double(raw) / seconds / 1e6)
+                        line += String(format: "  %.0fk el/s", Double(elements) / seconds / 1e3)
+                    }
+                    if xml != raw { line += String(format: "  (XML %.1f MB/s)", Double(xml) / seconds / 1e6) }
+                    display.show(line)
+                case let .phase(name):
+                    display.show("building: \(name)…", force: true)
+                }
+            }
+        } catch {
+            display.finish()
+            switch error {
+            case .output: throw CommandError(message: error.description, exitCode: ExitCode.outputFailed)
+            case .input, .noRoads: throw CommandError(message: error.description, exitCode: ExitCode.badInput)
+            case .invalidProfile: throw CommandError(message: error.description, exitCode: ExitCode.usage)
+            }
+        }
+        display.finish()
+        let wall = Date().timeIntervalSince(started)
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64) ?? 0
+        print(summary(statistics, input: input, output: output, fileSize: fileSize, wall: wall, peak: peakMemoryBytes()))
+    }
+
+    static func defaultOutput(for input: String) -> String? {
+        guard input != "-" else { return nil }
+        var name = (input as NSString).lastPathComponent
+        for suffix in [".gz", ".bz2", ".xml", ".osm"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        return name + ".wfg"
+    }
+
+    /// The end-of-import report: what was read, built, skipped, and what it cost.
+    static func summary(_ s: ImportStatistics, input: String, output: String, fileSize: Int64, wall: Double, peak: Int64) -> String {
+        var lines: [String] = []
+        lines.append("Imported \(input == "-" ? "standard input" : input) → \(output)")
+        lines.append("  read          \(Format.count(s.nodesRead)) nodes, \(Format.count(s.waysRead)) ways, \(Format.count(s.relationsRead)) relations")
+        var skipped = "\(Format.count(s.waysNotRoads)) not roads, \(Format.count(s.waysUnroutable)) unroutable"
+        if s.waysDuplicate > 0 { skipped += ", \(Format.count(s.waysDuplicate)) duplicate ids" }
+        if s.waysWithoutGeometry > 0 { skipped += ", \(Format.count(s.waysWithoutGeometry)) with fewer than 2 nodes present" }
+        lines.append("  ways skipped  \(skipped)")
+        lines.append("  missing nodes \(Format.count(s.waysWithMissingNodes)) ways lost \(Format.count(s.segmentsDropped)) segments to nodes absent from the extract")
+        if s.nodesDuplicate > 0 { lines.append("  nodes skipped \(Format.count(s.nodesDuplicate)) duplicate ids") }
+        lines.append("  tag values    \(Format.count(s.maxspeedIgnored)) maxspeed and \(Format.count(s.onewayIgnored)) oneway values not understood (profile default used)")
+        lines.append("  restrictions  \(Format.count(s.restrictionsSkipped)) skipped (members missing or not connected, unknown value), \(Format.count(s.restrictionsExempt)) exempting the mode")
+        for p in s.profiles {
+            var line = "  \(p.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(Format.count(p.nodes)) nodes, \(Format.count(p.edges)) edges (\(Format.count(p.directedEdges)) directed), "
+            line += String(format: "%.1f km of road", p.kilometres)
+            if p.restrictionsViaNode + p.restrictionsViaWay > 0 || p.name == "car" {
+                line += ", \(Format.count(p.restrictionsViaNode)) via-node and \(Format.count(p.restrictionsViaWay)) via-way restrictions"
+            }
+            lines.append(line)
+        }
+        lines.append("  graph         \(Format.count(s.graphNodes)) nodes, \(Format.count(s.graphEdges)) edges, \(Format.count(s.shapePoints)) shape points")
+        let directed = s.profiles.reduce(0) { $0 + $1.directedEdges }
+        let perEdge = directed > 0 ? String(format: " (%.1f bytes per directed edge)", Double(fileSize) / Double(directed)) : ""
+        lines.append("  file          \(Format.bytes(fileSize))\(perEdge)")
+        lines.append("  time          " + String(format: "%.2f s", wall) + ", peak memory \(Format.bytes(peak))")
+        return lines.joined(separator: "\n")
+    }
+}

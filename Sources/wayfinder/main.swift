@@ -1,0 +1,37 @@
+import Foundation
+import Graph
+
+/// The `wayfinder` command line: a thin layer over the OSM and Graph libraries.
+let overview = """
+wayfinder — offline routing over OpenStreetMap data (\(wayfinderVersion))
+
+usage: wayfinder COMMAND [options]
+
+commands:
+  import INPUT -o OUT.wfg   build a graph file from OSM XML (.osm, .osm.gz, .osm.bz2, - for stdin)
+  info GRAPH.wfg            show a graph file's header, sections, counts and profiles
+  demo                      import the bundled samples and show what they hold
+
+`wayfinder COMMAND --help` shows a command's options. Exit codes: 0 ok, 1 failure, 2 bad usage,
+3 bad or missing input, 4 output not written.
+"""
+
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let command = arguments.isEmpty ? "help" : arguments.removeFirst()
+do {
+    switch command {
+    case "import": try ImportCommand.run(arguments)
+    case "info": try InfoCommand.run(arguments)
+    case "demo": try DemoCommand.run(arguments)
+    case "help", "-h", "--help": print(overview)
+    case "--version", "version": print(wayfinderVersion)
+    default: throw CommandError.usage("unknown command '\(command)'\n\n\(overview)")
+    }
+} catch let error as CommandError {
+    FileHandle.standardError.write(Data("wayfinder: error: \(error.message)\n".utf8))
+    exit(error.exitCode)
+} catch {
+    FileHandle.standardError.write(Data("wayfinder: error: \(error)\n".utf8))
+    exit(ExitCode.failure)
+}
