@@ -21,7 +21,11 @@ let package = Package(
         // The command-line tool.
         .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph"]),
 
+        // Benchmark helper: raw libexpat throughput over the same input (the baseline of Tools/bench-import).
+        .executableTarget(name: "expat-baseline", dependencies: ["OSM", "CExpat"], path: "Tools/ExpatBaseline"),
+
         .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),
+        .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder"]),
     ]
 )

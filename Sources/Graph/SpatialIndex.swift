@@ -53,10 +53,10 @@ extension RoadGraph {
             if bound > worst { break }
             if entry.level == 0 {
                 for i in (entry.box * n)..<min(index.items.count, entry.box * n + n) {
-                    let segment = index.items[Int(i)]
-                    let (edge, position) = self.edge(ofSegment: segment)
+                    let (edge, firstPosition) = self.edge(ofSegment: index.items[Int(i)])
                     guard filter(edge) else { continue }
                     let first = Int(edgeShapeStart[edge]), last = Int(edgeShapeStart[edge + 1])
+                    for position in firstPosition..<min(firstPosition + SpatialIndexData.segmentsPerItem, last - first + 1) {
                     let a = position == 0 ? (nodeLatitudes[Int(edgeFrom[edge])], nodeLongitudes[Int(edgeFrom[edge])])
                                           : (shapeLatitudes[first + position - 1], shapeLongitudes[first + position - 1])
                     let b = first + position < last ? (shapeLatitudes[first + position], shapeLongitudes[first + position])
@@ -77,6 +77,7 @@ extension RoadGraph {
                     found.insert(candidate, at: at)
                     if found.count > count { found.removeLast() }
                     if found.count == count { worst = min(worst, found.last!.distance) }
+                    }
                 }
             } else {
                 let below = entry.level - 1

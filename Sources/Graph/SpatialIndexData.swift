@@ -1,11 +1,15 @@
-/// A packed Hilbert R-tree over every edge segment (two consecutive points of an edge's polyline).
+/// A packed Hilbert R-tree over runs of edge segments (a segment joins two consecutive points of an edge's polyline).
 ///
 /// Segment ids: edge e's segments are `edgeShapeStart[e] + e ..< edgeShapeStart[e + 1] + e + 1`.
-/// Level 0 boxes cover `nodeSize` consecutive items each; each higher level covers `nodeSize` boxes below.
+/// An item is a run of up to `segmentsPerItem` segments of one edge, named by its first segment id; runs start
+/// at multiples of `segmentsPerItem` along their edge. Level 0 boxes cover `nodeSize` consecutive items each;
+/// each higher level covers `nodeSize` boxes below.
 public struct SpatialIndexData: Sendable {
     /// Entries per tree node.
     public static let nodeSize = 16
-    /// Segment ids in Hilbert order of their midpoints.
+    /// Segments per item at most.
+    public static let segmentsPerItem = 8
+    /// First segment ids of the items, in Hilbert order of their box centres.
     public var items: [UInt32] = []
     /// Boxes of all levels, leaves first: min latitude, min longitude, max latitude, max longitude (1e-7 degrees).
     public var boxes: [Int32] = []
@@ -19,25 +23,32 @@ enum SpatialIndexBuilder {
     static func build(_ graph: GraphData) -> SpatialIndexData {
         var index = SpatialIndexData()
         let edgeCount = graph.edgeFrom.count
-        let segmentCount = graph.shapeLatitudes.count + edgeCount
-        var keys = [UInt64](repeating: 0, count: segmentCount)
-        var segmentBoxes = [Int32](repeating: 0, count: segmentCount * 4)
+        let run = SpatialIndexData.segmentsPerItem
+        var itemSegments: [UInt32] = []
+        var keys: [UInt64] = []
+        var segmentBoxes: [Int32] = []
         for e in 0..<edgeCount {
             let first = Int(graph.edgeShapeStart[e]), last = Int(graph.edgeShapeStart[e + 1])
             var lat = graph.nodeLatitudes[Int(graph.edgeFrom[e])], lon = graph.nodeLongitudes[Int(graph.edgeFrom[e])]
+            var box = (Int32.max, Int32.max, Int32.min, Int32.min)
             for k in first...last {
+                if (k - first) % run == 0 { box = (lat, lon, lat, lon) }
                 let nextLat = k < last ? graph.shapeLatitudes[k] : graph.nodeLatitudes[Int(graph.edgeTo[e])]
                 let nextLon = k < last ? graph.shapeLongitudes[k] : graph.nodeLongitudes[Int(graph.edgeTo[e])]
-                let s = k + e
-                segmentBoxes[4 * s] = min(lat, nextLat); segmentBoxes[4 * s + 1] = min(lon, nextLon)
-                segmentBoxes[4 * s + 2] = max(lat, nextLat); segmentBoxes[4 * s + 3] = max(lon, nextLon)
-                keys[s] = Geo.hilbertIndex(lat: Int32((Int64(lat) + Int64(nextLat)) / 2), lon: Int32((Int64(lon) + Int64(nextLon)) / 2))
+                box = (min(box.0, nextLat), min(box.1, nextLon), max(box.2, nextLat), max(box.3, nextLon))
+                if (k - first) % run == run - 1 || k == last {
+                    itemSegments.append(UInt32(first + e + (k - first) / run * run))
+                    segmentBoxes += [box.0, box.1, box.2, box.3]
+                    keys.append(Geo.hilbertIndex(lat: Int32((Int64(box.0) + Int64(box.2)) / 2), lon: Int32((Int64(box.1) + Int64(box.3)) / 2)))
+                }
                 lat = nextLat; lon = nextLon
             }
         }
-        var order = [UInt32](0..<UInt32(segmentCount))
-        order.sort { a, b in keys[Int(a)] != keys[Int(b)] ? keys[Int(a)] < keys[Int(b)] : a < b }
-        index.items = order
+        let segmentCount = itemSegments.count
+        var positions = [UInt32](0..<UInt32(segmentCount))
+        positions.sort { a, b in keys[Int(a)] != keys[Int(b)] ? keys[Int(a)] < keys[Int(b)] : a < b }
+        index.items = positions.map { itemSegments[Int($0)] }
+        let order = positions
         keys = []
 
         // Leaves over items, then levels over boxes until one root remains.
