@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Hot loops over plain arrays: skip the dynamic exclusivity checks in release builds (debug builds keep them).
+let hotPathSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "Wayfinder",
     products: [
@@ -15,9 +18,9 @@ let package = Package(
         .systemLibrary(name: "CBZip2", path: "Sources/CBZip2"),
 
         // Reading OSM XML: decompression streams, the expat reader, plain element values.
-        .target(name: "OSM", dependencies: ["CExpat", "CZlib", "CBZip2"]),
+        .target(name: "OSM", dependencies: ["CExpat", "CZlib", "CBZip2"], swiftSettings: hotPathSettings),
         // Profiles, graph building, the graph file and its spatial index.
-        .target(name: "Graph", dependencies: ["OSM", "CZlib"]),
+        .target(name: "Graph", dependencies: ["OSM", "CZlib"], swiftSettings: hotPathSettings),
         // The command-line tool.
         .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph"]),
 

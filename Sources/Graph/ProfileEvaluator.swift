@@ -118,17 +118,20 @@ public struct ProfileEvaluator: Sendable {
         return true
     }
 
-    /// Parses a `maxspeed` value in km/h: a number, `N mph` or `N km/h`; nil for anything else (`none`, `walk`, `DE:urban`…).
+    /// Parses a `maxspeed` value in km/h: a number, `N mph` or `N km/h` (space optional); nil for anything else (`none`, `walk`, `DE:urban`…).
     public static func parseMaxspeed(_ text: String) -> Double? {
-        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        var bytes = Array(text.utf8)[...]
+        func trimSpaces() {
+            while bytes.first == 32 { bytes.removeFirst() }
+            while bytes.last == 32 { bytes.removeLast() }
+        }
+        trimSpaces()
         var factor = 1.0
-        if body.hasSuffix("mph") { factor = 1.609344; body = body.dropLast(3) }
-        else if body.hasSuffix("km/h") { body = body.dropLast(4) }
-        body = Substring(body.trimmingCharacters(in: .whitespaces))
-        guard !body.isEmpty, body.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(body), value > 0, value.isFinite else { return nil }
+        if bytes.count > 3, bytes.suffix(3).elementsEqual("mph".utf8) { factor = 1.609344; bytes.removeLast(3) }
+        else if bytes.count > 4, bytes.suffix(4).elementsEqual("km/h".utf8) { bytes.removeLast(4) }
+        trimSpaces()
+        guard !bytes.isEmpty, bytes.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }),
+              let value = Double(String(decoding: bytes, as: UTF8.self)), value > 0, value.isFinite else { return nil }
         return value * factor
     }
 }
-
-import Foundation

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,13 +10,18 @@ public protocol ByteSource: AnyObject {
 }
 
 /// Raw bytes from a file descriptor (a file or standard input), with a count of bytes read for progress.
-public final class FileByteSource: ByteSource {
+public final class FileByteSource: ByteSource, @unchecked Sendable {
     /// What the input is called in messages: its path, or "standard input".
     public let name: String
     /// The file's size when it is a regular file, nil for pipes and terminals.
     public let totalBytes: Int64?
-    /// Bytes handed out so far (raw, still compressed).
-    public private(set) var bytesRead: Int64 = 0
+    /// Bytes handed out so far (raw, still compressed); safe to read from another thread.
+    public var bytesRead: Int64 {
+        counterLock.lock(); defer { counterLock.unlock() }
+        return count
+    }
+    private var count: Int64 = 0
+    private let counterLock = NSLock()
     private let fd: Int32
     private let ownsDescriptor: Bool
     private var pending: [UInt8] = []
@@ -46,6 +52,12 @@ public final class FileByteSource: ByteSource {
 
     deinit { if ownsDescriptor { close(fd) } }
 
+    private func addToCount(_ n: Int) {
+        counterLock.lock()
+        count += Int64(n)
+        counterLock.unlock()
+    }
+
     /// Reads up to `count` bytes from the start of the stream and keeps them to be read again.
     public func peek(_ count: Int) throws(OSMReadError) -> [UInt8] {
         var collected: [UInt8] = []
@@ -74,7 +86,7 @@ public final class FileByteSource: ByteSource {
             }
             pendingOffset += n
             if pendingOffset == pending.count { pending = []; pendingOffset = 0 }
-            bytesRead += Int64(n)
+            addToCount(n)
             return n
         }
         while true {
@@ -83,7 +95,7 @@ public final class FileByteSource: ByteSource {
                 if errno == EINTR { continue }
                 throw .io(path: name, message: String(cString: strerror(errno)))
             }
-            bytesRead += Int64(got)
+            addToCount(got)
             return got
         }
     }

@@ -41,8 +41,8 @@ public struct OSMInput {
         self.compression = compression
         switch compression {
         case .none: source = file
-        case .gzip: source = try GzipByteSource(input: file, name: file.name)
-        case .bzip2: source = try Bzip2ByteSource(input: file, name: file.name)
+        case .gzip: source = PrefetchingByteSource(upstream: try GzipByteSource(input: file, name: file.name))
+        case .bzip2: source = PrefetchingByteSource(upstream: try Bzip2ByteSource(input: file, name: file.name))
         }
     }
 }
