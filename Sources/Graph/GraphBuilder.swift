@@ -21,7 +21,7 @@ struct GraphBuilder {
         sortNodes()
         phase("resolving ways")
         let ways = orderWays()
-        let resolved = resolveWayNodes(ways)
+        var resolved = resolveWayNodes(ways)
         collector.wayNodeIDs = []
 
         phase("finding intersections")
@@ -33,7 +33,7 @@ struct GraphBuilder {
         for restriction in collector.restrictions {
             for id in restriction.viaNodes { if let index = nodeIndex(of: id) { viaNodeIndices[id] = UInt32(index) } }
         }
-        let graphIDs = numberGraphNodes(resolved, special: special, forced: Array(viaNodeIndices.values))
+        var graphIDs = numberGraphNodes(resolved, special: special, forced: Array(viaNodeIndices.values))
 
         var graph = GraphData()
         graph.nodeLatitudes = graphIDs.nodes.map { collector.nodeLatitudes[Int($0)] }
@@ -41,16 +41,21 @@ struct GraphBuilder {
         graph.nodeOSMIDs = graphIDs.nodes.map { collector.nodeIDs[Int($0)] }
         graph.nodeFlags = graphIDs.nodes.map { special[$0] ?? 0 }
         statistics.graphNodes = graphIDs.nodes.count
+        var viaGraphNodes: [Int64: UInt32] = [:]
+        for (id, index) in viaNodeIndices where graphIDs.map[Int(index)] != UInt32.max { viaGraphNodes[id] = graphIDs.map[Int(index)] }
+        // Memory is released phase by phase: node ids are no longer needed.
+        collector.nodeIDs = []
+        graphIDs.nodes = []
+        buildStrings(ways: ways, into: &graph)
 
         phase("building edges")
         let wayFirstEdge = buildEdges(resolved, ways: ways, graphID: graphIDs.map, into: &graph)
-        var viaGraphNodes: [Int64: UInt32] = [:]
-        for (id, index) in viaNodeIndices where graphIDs.map[Int(index)] != UInt32.max { viaGraphNodes[id] = graphIDs.map[Int(index)] }
-        // Node positions are no longer needed: free them before the larger phases.
-        collector.nodeIDs = []; collector.nodeLatitudes = []; collector.nodeLongitudes = []
+        resolved = ([], [])
+        graphIDs.map = []
+        collector.nodeLatitudes = []; collector.nodeLongitudes = []
+        collector.ways = []; collector.waySpeeds = []
 
         phase("building profiles")
-        buildStrings(ways: ways, into: &graph)
         for p in 0..<profileCount { buildIncidence(profile: p, into: &graph) }
         var resolver = RestrictionResolver(graph: graph, wayFirstEdge: wayFirstEdge, viaNodes: viaGraphNodes)
         for p in 0..<profileCount {
@@ -154,6 +159,7 @@ struct GraphBuilder {
     /// Calls `body` with each run of two or more present, distinct consecutive nodes of way `w`.
     private static func forEachPiece(_ resolved: (indices: [UInt32], start: [Int]), way w: Int, _ body: ([UInt32]) -> Void) {
         var piece: [UInt32] = []
+        piece.reserveCapacity(resolved.start[w + 1] - resolved.start[w])
         for k in resolved.start[w]..<resolved.start[w + 1] {
             let node = resolved.indices[k]
             if node == UInt32.max {
@@ -211,8 +217,24 @@ struct GraphBuilder {
         let speeds = collector.waySpeeds
         let stride = profileCount * 2
         graph.profiles = collector.evaluators.map { ProfileGraphData(name: $0.profile.name) }
+        // Count edges and shape points first, so every array is allocated once at its final size.
+        var edgeTotal = 0, shapeTotal = 0
+        for w in 0..<ways.count {
+            Self.forEachPiece(resolved, way: w) { piece in
+                for j in 1..<piece.count {
+                    if graphID[Int(piece[j])] == UInt32.max { shapeTotal += 1 } else { edgeTotal += 1 }
+                }
+            }
+        }
+        graph.edgeFrom.reserveCapacity(edgeTotal); graph.edgeTo.reserveCapacity(edgeTotal)
+        graph.edgeLengthMillimetres.reserveCapacity(edgeTotal); graph.edgeWay.reserveCapacity(edgeTotal)
+        graph.edgeShapeStart.reserveCapacity(edgeTotal + 1)
+        graph.shapeLatitudes.reserveCapacity(shapeTotal); graph.shapeLongitudes.reserveCapacity(shapeTotal)
+        graph.wayOSMIDs.reserveCapacity(ways.count); graph.wayClasses.reserveCapacity(ways.count)
         var wayFirstEdge: [UInt32] = [0]
+        wayFirstEdge.reserveCapacity(ways.count + 1)
         var times = [[UInt32]](repeating: [], count: stride)
+        for slot in 0..<stride { times[slot].reserveCapacity(edgeTotal) }
         var kilometres = [Double](repeating: 0, count: profileCount)
         var edges = [Int](repeating: 0, count: profileCount), directed = [Int](repeating: 0, count: profileCount)
 
