@@ -293,7 +293,7 @@ struct GraphBuilder {
     private func buildStrings(ways: [Int32], into graph: inout GraphData) {
         var remap = [UInt32](repeating: UInt32.max, count: collector.strings.count)
         remap[0] = 0
-        graph.stringStart = [0]
+        graph.stringStart = [0, 0]  // string 0 is the empty string ("no name")
         graph.stringBytes = []
         func place(_ old: UInt32) -> UInt32 {
             if remap[Int(old)] == UInt32.max {

@@ -44,6 +44,7 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
             totalBytes = Int64(info.st_size)
         } else if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            if ownsDescriptor { close(fd) }
             throw .io(path: path, message: "is a directory")
         } else {
             totalBytes = nil

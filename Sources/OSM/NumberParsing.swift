@@ -31,7 +31,7 @@ public enum OSMNumberParsing {
         while p.pointee >= 48 && p.pointee <= 57 {
             whole = whole &* 10 &+ Int64(p.pointee - 48)
             digits += 1
-            if digits > 12 { return nil }
+            if digits > 11 { return nil } // 11 whole digits keep whole * 10_000_000 inside Int64
             p += 1
         }
         var fraction: Int64 = 0

@@ -74,6 +74,9 @@ public final class OSMXMLReader {
                 if !sawRoot && code == XML_ERROR_SYNTAX || code == XML_ERROR_INVALID_TOKEN && !sawRoot {
                     throw .notOSM(name: name, message: "not XML (\(message) at line \(line), column \(column))")
                 }
+                if code == XML_ERROR_NO_ELEMENTS && count == 0 {
+                    throw .malformedXML(name: name, line: line, column: column, message: "the document ends before </osm> (truncated file?)")
+                }
                 throw .malformedXML(name: name, line: line, column: column, message: message)
             }
             progress(self)
