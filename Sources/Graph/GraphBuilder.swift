@@ -6,6 +6,8 @@ struct GraphBuilder {
     let collector: OSMCollector
     var statistics: ImportStatistics
     private let profileCount: Int
+    /// Edge lengths in metres before rounding to millimetres, kept until the travel times are computed.
+    private var exactLengths: [Float] = []
     /// Announces the start of each build phase (for the progress display).
     var phase: (String) -> Void = { _ in }
 
@@ -53,7 +55,10 @@ struct GraphBuilder {
         resolved = ([], [])
         graphIDs.map = []
         collector.nodeLatitudes = []; collector.nodeLongitudes = []
-        collector.ways = []; collector.waySpeeds = []
+        collector.ways = []
+        buildTimes(ways: ways, into: &graph)
+        collector.waySpeeds = []
+        exactLengths = []
 
         phase("building profiles")
         for p in 0..<profileCount { buildIncidence(profile: p, into: &graph) }
@@ -214,9 +219,6 @@ struct GraphBuilder {
     /// Splits every way piece at graph nodes into edges; returns each way's first edge (edges of way w are contiguous).
     private mutating func buildEdges(_ resolved: (indices: [UInt32], start: [Int]), ways: [Int32], graphID: [UInt32], into graph: inout GraphData) -> [UInt32] {
         let lats = collector.nodeLatitudes, lons = collector.nodeLongitudes
-        let speeds = collector.waySpeeds
-        let stride = profileCount * 2
-        graph.profiles = collector.evaluators.map { ProfileGraphData(name: $0.profile.name) }
         // Count edges and shape points first, so every array is allocated once at its final size.
         var edgeTotal = 0, shapeTotal = 0
         for w in 0..<ways.count {
@@ -233,17 +235,14 @@ struct GraphBuilder {
         graph.wayOSMIDs.reserveCapacity(ways.count); graph.wayClasses.reserveCapacity(ways.count)
         var wayFirstEdge: [UInt32] = [0]
         wayFirstEdge.reserveCapacity(ways.count + 1)
-        var times = [[UInt32]](repeating: [], count: stride)
-        for slot in 0..<stride { times[slot].reserveCapacity(edgeTotal) }
-        var kilometres = [Double](repeating: 0, count: profileCount)
-        var edges = [Int](repeating: 0, count: profileCount), directed = [Int](repeating: 0, count: profileCount)
+        exactLengths = []
+        exactLengths.reserveCapacity(edgeTotal)
 
         for (w, original) in ways.enumerated() {
             let way = collector.ways[Int(original)]
             graph.wayOSMIDs.append(way.id)
             graph.wayClasses.append(way.highwayClass)
             let wayIndex = UInt32(w)
-            let speedBase = Int(original) * stride
             Self.forEachPiece(resolved, way: w) { piece in
                 var start = graphID[Int(piece[0])]
                 var length = 0.0
@@ -258,35 +257,53 @@ struct GraphBuilder {
                     graph.edgeFrom.append(start)
                     graph.edgeTo.append(end)
                     graph.edgeLengthMillimetres.append(UInt32(min((length * 1000).rounded(), Double(UInt32.max - 1))))
+                    exactLengths.append(Float(length))
                     graph.edgeWay.append(wayIndex)
                     graph.edgeShapeStart.append(UInt32(graph.shapeLatitudes.count))
-                    for slot in 0..<stride {
-                        let kmh = Double(speeds[speedBase + slot])
-                        times[slot].append(kmh > 0 ? UInt32(min((length / (kmh / 3.6) * 1000).rounded(), Double(UInt32.max - 1))) : closedEdge)
-                    }
-                    for p in 0..<profileCount {
-                        let forward = speeds[speedBase + 2 * p] > 0, backward = speeds[speedBase + 2 * p + 1] > 0
-                        if forward || backward {
-                            edges[p] += 1
-                            directed[p] += (forward ? 1 : 0) + (backward ? 1 : 0)
-                            kilometres[p] += length / 1000
-                        }
-                    }
                     start = end
                     length = 0
                 }
             }
             wayFirstEdge.append(UInt32(graph.edgeFrom.count))
         }
-        for p in 0..<profileCount {
-            graph.profiles[p].timeForward = times[2 * p]
-            graph.profiles[p].timeBackward = times[2 * p + 1]
-            statistics.profiles[p].edges = edges[p]
-            statistics.profiles[p].directedEdges = directed[p]
-            statistics.profiles[p].kilometres = kilometres[p]
-        }
         statistics.graphEdges = graph.edgeFrom.count
         return wayFirstEdge
+    }
+
+    /// Per-profile travel times of every edge in each direction: length / speed of its way, in milliseconds.
+    /// Run after the larger arrays are freed, so the time arrays do not add to the import's peak memory.
+    private mutating func buildTimes(ways: [Int32], into graph: inout GraphData) {
+        let speeds = collector.waySpeeds
+        let stride = profileCount * 2
+        graph.profiles = collector.evaluators.map { ProfileGraphData(name: $0.profile.name) }
+        let edgeCount = graph.edgeFrom.count
+        for p in 0..<profileCount {
+            var forwardTimes = [UInt32](repeating: closedEdge, count: edgeCount)
+            var backwardTimes = [UInt32](repeating: closedEdge, count: edgeCount)
+            var edges = 0, directed = 0, kilometres = 0.0
+            for e in 0..<edgeCount {
+                let base = Int(ways[Int(graph.edgeWay[e])]) * stride + 2 * p
+                let forward = Double(speeds[base]), backward = Double(speeds[base + 1])
+                let metres = Double(exactLengths[e])
+                if forward > 0 { forwardTimes[e] = Self.milliseconds(metres: metres, kmh: forward) }
+                if backward > 0 { backwardTimes[e] = Self.milliseconds(metres: metres, kmh: backward) }
+                if forward > 0 || backward > 0 {
+                    edges += 1
+                    directed += (forward > 0 ? 1 : 0) + (backward > 0 ? 1 : 0)
+                    kilometres += metres / 1000
+                }
+            }
+            graph.profiles[p].timeForward = forwardTimes
+            graph.profiles[p].timeBackward = backwardTimes
+            statistics.profiles[p].edges = edges
+            statistics.profiles[p].directedEdges = directed
+            statistics.profiles[p].kilometres = kilometres
+        }
+    }
+
+    /// Travel time in whole milliseconds of `metres` at `kmh`.
+    static func milliseconds(metres: Double, kmh: Double) -> UInt32 {
+        UInt32(min((metres / (kmh / 3.6) * 1000).rounded(), Double(UInt32.max - 1)))
     }
 
     /// Builds the string table in order of first use by the sorted ways, and points ways at it.

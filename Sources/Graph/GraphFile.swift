@@ -28,7 +28,11 @@ public final class GraphFile: @unchecked Sendable {
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .cannotOpen(path: path, message: "is a directory") }
         let size = Int(info.st_size)
         guard size >= GraphFileFormat.fixedHeaderSize else {
-            if size >= 8 || size == 0 { throw size == 0 ? .truncated(path: path, expectedBytes: GraphFileFormat.headerSize, actualBytes: 0) : .notAGraphFile(path: path) }
+            // Empty, or the start of a graph file (the magic intact): truncated. Anything else: not a graph file.
+            var head = [UInt8](repeating: 0, count: 8)
+            if size == 0 || (size >= 8 && pread(fd, &head, 8, 0) == 8 && head == GraphFileFormat.magic) {
+                throw .truncated(path: path, expectedBytes: GraphFileFormat.headerSize, actualBytes: size)
+            }
             throw .notAGraphFile(path: path)
         }
         guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {

@@ -36,13 +36,19 @@ public struct GraphImporter {
         let input: OSMInput
         do { input = try OSMInput(path: inputPath) } catch { throw .input(error) }
         let collector = OSMCollector(profiles: profiles)
-        let reader = OSMXMLReader(source: input.source, name: input.file.name, handler: collector)
+        // Parsing and collecting run on two threads; the collector sees the elements in file order.
+        let pipeline = PipelinedElementHandler(target: collector)
+        let reader = OSMXMLReader(source: input.source, name: input.file.name, handler: pipeline)
         do {
             try reader.read { reader in
                 progress(.reading(rawBytes: input.file.bytesRead, totalRawBytes: input.file.totalBytes, xmlBytes: reader.xmlBytes,
                                   elements: reader.nodeCount + reader.wayCount + reader.relationCount))
             }
-        } catch { throw .input(error) }
+            pipeline.finish()
+        } catch {
+            pipeline.finish()
+            throw .input(error)
+        }
         collector.statistics.nodesRead = reader.nodeCount
         collector.statistics.waysRead = reader.wayCount
         collector.statistics.relationsRead = reader.relationCount

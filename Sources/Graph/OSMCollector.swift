@@ -40,10 +40,12 @@ final class OSMCollector: OSMElementHandler {
 
     private func intern(_ text: String?) -> UInt32 {
         guard let text, !text.isEmpty else { return 0 }
-        if let index = stringIndex[text] { return index }
-        let index = UInt32(strings.count)
-        strings.append(text)
-        stringIndex[text] = index
+        let next = UInt32(strings.count)
+        let index = stringIndex[text, default: next]
+        if index == next {
+            strings.append(text)
+            stringIndex[text] = next
+        }
         return index
     }
 
@@ -54,7 +56,7 @@ final class OSMCollector: OSMElementHandler {
         nodeLongitudes.append(node.longitudeE7)
         guard !node.tags.isEmpty else { return }
         var flags: UInt8 = node.tags["barrier"] != nil ? 0x80 : 0
-        for (index, evaluator) in evaluators.enumerated() where evaluator.blocks(node: node.tags) {
+        for index in evaluators.indices where evaluators[index].blocks(node: node.tags) {
             flags |= 1 << UInt8(index)
         }
         if flags != 0 {
@@ -66,8 +68,8 @@ final class OSMCollector: OSMElementHandler {
     func handle(way: OSMWay) {
         let speedsStart = waySpeeds.count
         var routable = false
-        for evaluator in evaluators {
-            let verdict = evaluator.evaluate(way: way.tags) { [self] key, _ in
+        for index in evaluators.indices {
+            let verdict = evaluators[index].evaluate(way: way.tags) { [self] key, _ in
                 if key.hasPrefix("maxspeed") { statistics.maxspeedIgnored += 1 } else { statistics.onewayIgnored += 1 }
             }
             switch verdict {

@@ -104,11 +104,13 @@ struct RestrictionResolver {
             var paths: [[UInt32]] = []
             if restriction.viaWays.isEmpty {
                 guard restriction.viaNodes.count == 1, let via = viaNodes[restriction.viaNodes[0]] else { skipped += 1; continue }
+                // `from` and `to` the same way: a U-turn restriction turns back on the arriving edge, any other goes on along the way.
+                let uTurn = value.hasSuffix("_u_turn")
                 for f in from {
                     let arrivals = arriving(f, at: via)
                     for t in to {
                         for leave in leaving(t, at: via) {
-                            for arrive in arrivals where f != t || arrive >> 1 == leave >> 1 {
+                            for arrive in arrivals where f != t || (arrive >> 1 == leave >> 1) == uTurn {
                                 paths.append([arrive, leave])
                             }
                         }
