@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "wayfinder", targets: ["wayfinder"]),
         .library(name: "OSM", targets: ["OSM"]),
         .library(name: "Graph", targets: ["Graph"]),
+        .library(name: "Routing", targets: ["Routing"]),
+        .library(name: "Wayfinder", targets: ["Wayfinder"]),
     ],
     targets: [
         // Thin shims over Debian's C libraries (libexpat1-dev, zlib1g-dev, libbz2-dev).
@@ -21,8 +23,12 @@ let package = Package(
         .target(name: "OSM", dependencies: ["CExpat", "CZlib", "CBZip2"], swiftSettings: hotPathSettings),
         // Profiles, graph building, the graph file and its spatial index.
         .target(name: "Graph", dependencies: ["OSM", "CZlib"], swiftSettings: hotPathSettings),
+        // Searches, snapping, route assembly (geometry, steps), multi-stop routes and ETAs.
+        .target(name: "Routing", dependencies: ["Graph"], swiftSettings: hotPathSettings),
+        // The public, MapKit-shaped Swift API and the output encoders (JSON, GeoJSON, GPX, encoded polyline).
+        .target(name: "Wayfinder", dependencies: ["Routing", "Graph"]),
         // The command-line tool.
-        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph"]),
+        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder"]),
 
         // Benchmark helper: raw libexpat throughput over the same input (the baseline of Tools/bench-import).
         .executableTarget(name: "expat-baseline", dependencies: ["OSM", "CExpat"], path: "Tools/ExpatBaseline"),
@@ -30,5 +36,7 @@ let package = Package(
         .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),
         .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing", "Graph", "OSM"]),
+        .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph"]),
     ]
 )
