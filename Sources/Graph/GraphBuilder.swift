@@ -61,7 +61,15 @@ struct GraphBuilder {
         exactLengths = []
 
         phase("building profiles")
-        for p in 0..<profileCount { buildIncidence(profile: p, into: &graph) }
+        for p in 0..<profileCount {
+            buildIncidence(profile: p, into: &graph)
+            let flags = graph.nodeFlags, bit = UInt8(1 << p)
+            graph.profiles[p].island = IslandFinder.islands(
+                nodeCount: graph.nodeLatitudes.count, edgeFrom: graph.edgeFrom, edgeTo: graph.edgeTo,
+                timeForward: graph.profiles[p].timeForward, timeBackward: graph.profiles[p].timeBackward,
+                firstIncidence: graph.profiles[p].firstIncidence, incidence: graph.profiles[p].incidence,
+                blocked: { flags[$0] & bit != 0 })
+        }
         var resolver = RestrictionResolver(graph: graph, wayFirstEdge: wayFirstEdge, viaNodes: viaGraphNodes)
         for p in 0..<profileCount {
             let result = resolver.resolve(collector.restrictions, profile: p)
@@ -280,13 +288,14 @@ struct GraphBuilder {
         for p in 0..<profileCount {
             var forwardTimes = [UInt32](repeating: closedEdge, count: edgeCount)
             var backwardTimes = [UInt32](repeating: closedEdge, count: edgeCount)
-            var edges = 0, directed = 0, kilometres = 0.0
+            var edges = 0, directed = 0, kilometres = 0.0, fastest = 0.0
             for e in 0..<edgeCount {
                 let base = Int(ways[Int(graph.edgeWay[e])]) * stride + 2 * p
                 let forward = Double(speeds[base]), backward = Double(speeds[base + 1])
                 let metres = Double(exactLengths[e])
                 if forward > 0 { forwardTimes[e] = Self.milliseconds(metres: metres, kmh: forward) }
                 if backward > 0 { backwardTimes[e] = Self.milliseconds(metres: metres, kmh: backward) }
+                fastest = max(fastest, forward, backward)
                 if forward > 0 || backward > 0 {
                     edges += 1
                     directed += (forward > 0 ? 1 : 0) + (backward > 0 ? 1 : 0)
@@ -298,6 +307,7 @@ struct GraphBuilder {
             statistics.profiles[p].edges = edges
             statistics.profiles[p].directedEdges = directed
             statistics.profiles[p].kilometres = kilometres
+            statistics.profiles[p].maximumSpeed = fastest
         }
     }
 

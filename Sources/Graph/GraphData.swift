@@ -49,6 +49,8 @@ public struct ProfileGraphData: Sendable {
     public var incidence: [UInt32] = []
     /// Turn restrictions: restriction r is kind `restrictionKinds[r]` over the directed-edge path
     /// `restrictionPath[restrictionStart[r] ..< restrictionStart[r + 1]]`.
+    /// 1 for nodes on a small island of road for this profile (see `docs/graph-format.md`), else 0.
+    public var island: [UInt8] = []
     public var restrictionKinds: [UInt8] = []
     public var restrictionStart: [UInt32] = [0]
     public var restrictionPath: [UInt32] = []

@@ -100,6 +100,7 @@ public struct GraphImporter {
             try writer.append(names.timeBackward, profile.timeBackward)
             try writer.append(names.firstIncidence, profile.firstIncidence)
             try writer.append(names.incidence, profile.incidence)
+            try writer.append(names.island, profile.island)
             try writer.append(names.restrictionKinds, profile.restrictionKinds)
             try writer.append(names.restrictionStart, profile.restrictionStart)
             try writer.append(names.restrictionPath, profile.restrictionPath)

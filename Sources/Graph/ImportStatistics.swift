@@ -14,6 +14,8 @@ public struct ImportStatistics: Codable, Equatable, Sendable {
         /// Turn restrictions kept for this profile (via node, via way).
         public var restrictionsViaNode = 0
         public var restrictionsViaWay = 0
+        /// The highest speed of any edge, km/h (the bound for A*'s heuristic).
+        public var maximumSpeed = 0.0
         public init(name: String) { self.name = name }
     }
 

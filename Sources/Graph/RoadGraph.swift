@@ -66,6 +66,7 @@ public struct RoadGraph: @unchecked Sendable {
                 profile: profile, index: index,
                 timeForward: try file.array(names.timeForward), timeBackward: try file.array(names.timeBackward),
                 firstIncidence: try file.array(names.firstIncidence), incidence: try file.array(names.incidence),
+                island: try file.array(names.island),
                 restrictionKinds: try file.array(names.restrictionKinds), restrictionStart: try file.array(names.restrictionStart),
                 restrictionPath: try file.array(names.restrictionPath)))
         }
@@ -75,7 +76,7 @@ public struct RoadGraph: @unchecked Sendable {
         let n = nodeLatitudes.count, e = edgeFrom.count
         guard nodeLongitudes.count == n, nodeOSMIDs.count == n, nodeFlags.count == n, edgeTo.count == e,
               edgeLengthMillimetres.count == e, edgeWay.count == e, edgeShapeStart.count == e + 1,
-              shapeLongitudes.count == shapeLatitudes.count, profiles.allSatisfy({ $0.timeForward.count == e && $0.firstIncidence.count == n + 1 }) else {
+              shapeLongitudes.count == shapeLatitudes.count, profiles.allSatisfy({ $0.timeForward.count == e && $0.timeBackward.count == e && $0.firstIncidence.count == n + 1 && $0.island.count == n }) else {
             throw .corrupt(path: file.path, message: "section sizes disagree")
         }
     }
@@ -120,6 +121,8 @@ public struct ProfileGraph: @unchecked Sendable {
     public let timeBackward: UnsafeBufferPointer<UInt32>
     public let firstIncidence: UnsafeBufferPointer<UInt32>
     public let incidence: UnsafeBufferPointer<UInt32>
+    /// 1 for nodes on a small island of road (not the main network) for this profile.
+    public let island: UnsafeBufferPointer<UInt8>
     public let restrictionKinds: UnsafeBufferPointer<UInt8>
     public let restrictionStart: UnsafeBufferPointer<UInt32>
     public let restrictionPath: UnsafeBufferPointer<UInt32>
@@ -163,12 +166,13 @@ public enum GraphSectionName {
 
     /// The section names of one profile (`car.time_fwd`…).
     public struct Profile {
-        public let timeForward, timeBackward, firstIncidence, incidence, restrictionKinds, restrictionStart, restrictionPath: String
+        public let timeForward, timeBackward, firstIncidence, incidence, island, restrictionKinds, restrictionStart, restrictionPath: String
         public init(_ name: String) {
             timeForward = "\(name).time_fwd"
             timeBackward = "\(name).time_bwd"
             firstIncidence = "\(name).inc_first"
             incidence = "\(name).inc"
+            island = "\(name).island"
             restrictionKinds = "\(name).restr_kind"
             restrictionStart = "\(name).restr_start"
             restrictionPath = "\(name).restr_path"

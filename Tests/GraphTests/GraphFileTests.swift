@@ -111,7 +111,7 @@ final class GraphFileTests: XCTestCase {
         }
         XCTAssertEqual(end, bytes.count, "the last section ends the file")
         XCTAssertTrue(bytes[(64 + 48 * count)..<4096].allSatisfy { $0 == 0 }, "the rest of the header is zero")
-        let profileSections = { (p: String) in ["time_fwd", "time_bwd", "inc_first", "inc", "restr_kind", "restr_start", "restr_path"].map { "\(p).\($0)" } }
+        let profileSections = { (p: String) in ["time_fwd", "time_bwd", "inc_first", "inc", "island", "restr_kind", "restr_start", "restr_path"].map { "\(p).\($0)" } }
         XCTAssertEqual(names, ["meta", "node.lat", "node.lon", "node.osm_id", "node.flags", "edge.from", "edge.to", "edge.length_mm",
                                "edge.way", "edge.shape_start", "shape.lat", "shape.lon", "way.osm_id", "way.name", "way.ref",
                                "way.class", "string.start", "string.bytes"]
@@ -173,6 +173,7 @@ final class GraphFileTests: XCTestCase {
         truck.timeBackward = [closedEdge, 7, closedEdge]
         truck.firstIncidence = [0, 1, 3, 6]
         truck.incidence = [0, 1, 2, 3, 4, 5]
+        truck.island = [0, 1, 0]
         truck.restrictionKinds = [1]
         truck.restrictionStart = [0, 2]
         truck.restrictionPath = [1, 2]
@@ -180,6 +181,7 @@ final class GraphFileTests: XCTestCase {
         empty.timeForward = [closedEdge, closedEdge, closedEdge]
         empty.timeBackward = [closedEdge, closedEdge, closedEdge]
         empty.firstIncidence = [0, 0, 0, 0]
+        empty.island = [1, 1, 1]
         g.profiles = [truck, empty]
         g.spatialIndex = SpatialIndexBuilder.build(g)
         var truckTable = TravelProfile.car
@@ -463,6 +465,7 @@ func XCTAssertGraph(_ read: RoadGraph, equals expected: GraphData, metadata: Gra
         XCTAssertEqual(Array(r.timeBackward), e.timeBackward, "\(e.name).time_bwd", file: file, line: line)
         XCTAssertEqual(Array(r.firstIncidence), e.firstIncidence, "\(e.name).inc_first", file: file, line: line)
         XCTAssertEqual(Array(r.incidence), e.incidence, "\(e.name).inc", file: file, line: line)
+        XCTAssertEqual(Array(r.island), e.island, "\(e.name).island", file: file, line: line)
         XCTAssertEqual(Array(r.restrictionKinds), e.restrictionKinds, "\(e.name).restr_kind", file: file, line: line)
         XCTAssertEqual(Array(r.restrictionStart), e.restrictionStart, "\(e.name).restr_start", file: file, line: line)
         XCTAssertEqual(Array(r.restrictionPath), e.restrictionPath, "\(e.name).restr_path", file: file, line: line)
