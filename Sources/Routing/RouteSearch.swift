@@ -1,0 +1,188 @@
+import Foundation
+import Graph
+
+/// Where a search starts or ends: a point part-way along an edge, or exactly on a graph node
+/// (then free to use any of the node's edges, as `docs/profiles.md` says).
+public struct SearchEndpoint: Equatable, Sendable {
+    public var edge: Int
+    /// Fraction of the edge's length from its `from` node.
+    public var fraction: Double
+    /// The graph node the point lies on, when it lies on one.
+    public var node: Int?
+    /// The point itself, for the A* bound.
+    public var coordinate: Coordinate
+
+    public init(edge: Int, fraction: Double, node: Int?, coordinate: Coordinate) {
+        self.edge = edge; self.fraction = fraction; self.node = node; self.coordinate = coordinate
+    }
+
+    /// The endpoint of a snapped location in `graph`.
+    public init(_ snapped: SnappedLocation, in graph: RoadGraph) {
+        edge = snapped.edge
+        fraction = snapped.fraction
+        coordinate = snapped.location
+        node = snapped.fraction <= 0 ? Int(graph.edgeFrom[snapped.edge]) : snapped.fraction >= 1 ? Int(graph.edgeTo[snapped.edge]) : nil
+    }
+}
+
+/// The fastest way between two endpoints: edges travelled, time, and the search's effort.
+public struct SearchResult: Equatable, Sendable {
+    /// The edges in travel order, partial first and last ones included.
+    public var traversals: [EdgeTraversal]
+    /// Seconds and metres, summed over the traversals (without any penalty the search used).
+    public var duration: Double
+    public var distance: Double
+    /// States (directed edges) the search settled.
+    public var settled: Int
+}
+
+/// The fastest-path search: A* over directed edges with the great-circle bound at the graph's top speed,
+/// honouring one-ways, access, barriers, U-turn rules and turn restrictions (via node and via way).
+/// Deterministic: ties are broken by state id.
+public struct RouteSearch: Sendable {
+    public let space: SearchGraph
+    private let pool: WorkspacePool
+
+    /// Prepares searches over one profile.
+    public init(space: SearchGraph) {
+        self.space = space
+        pool = WorkspacePool(stateCount: space.stateCount)
+    }
+
+    /// The fastest route from `start` to `target`, or nil when none exists. `useHeuristic: false` turns A* into
+    /// Dijkstra's algorithm; `penalties` multiplies the time of listed edges (for alternatives).
+    public func route(from start: SearchEndpoint, to target: SearchEndpoint, useHeuristic: Bool = true,
+                      penalties: [Int: Double] = [:]) -> SearchResult? {
+        pool.withWorkspace { search(start, target, $0, useHeuristic, penalties) }
+    }
+
+    private func search(_ start: SearchEndpoint, _ target: SearchEndpoint, _ ws: SearchWorkspace, _ useHeuristic: Bool,
+                        _ penalties: [Int: Double]) -> SearchResult? {
+        let g = space
+        let graph = g.graph
+        ws.reset()
+        @inline(__always) func cost(_ d: UInt32) -> Double {
+            let base = Double(g.time(d))
+            if penalties.isEmpty { return base }
+            return base * (penalties[g.edge(d)] ?? 1)
+        }
+        // A* bound: great-circle metres to the target point at the top speed.
+        let rad = Double.pi / 180
+        let targetLatitude = target.coordinate.latitude * rad, targetLongitude = target.coordinate.longitude * rad
+        let cosTarget = cos(targetLatitude)
+        let metresPerMillisecond = g.maximumSpeed
+        @inline(__always) func bound(_ node: Int) -> Double {
+            guard useHeuristic else { return 0 }
+            let lat = Double(graph.nodeLatitudes[node]) * 1e-7 * rad, lon = Double(graph.nodeLongitudes[node]) * 1e-7 * rad
+            let a = sin((targetLatitude - lat) / 2), b = sin((targetLongitude - lon) / 2)
+            let h = a * a + cos(lat) * cosTarget * b * b
+            return 2 * Geo.earthRadius * asin(min(1, h.squareRoot())) / metresPerMillisecond
+        }
+        // The directed edges that end the route part-way along the target edge, and their partial cost.
+        var targetEntries: [(d: UInt32, cost: Double)] = []
+        if target.node == nil {
+            let e = UInt32(target.edge)
+            if g.time(e << 1) != closedEdge { targetEntries.append((e << 1, cost(e << 1) * target.fraction)) }
+            if g.time(e << 1 | 1) != closedEdge { targetEntries.append((e << 1 | 1, cost(e << 1 | 1) * (1 - target.fraction))) }
+        }
+
+        var best = Double.infinity
+        var bestState: Int32 = -1
+        var bestEntry: UInt32? = nil      // the partial target edge taken last, if any
+        var direct: Bool = false          // start and target on the same edge, reached without a node between
+
+        // Start states.
+        if let n = start.node {
+            if target.node == n { return SearchResult(traversals: [], duration: 0, distance: 0, settled: 0) }
+            g.forEachLeaving(n) { d in
+                for entry in targetEntries where entry.d == d && entry.cost < best {
+                    best = entry.cost; direct = true; bestEntry = d; bestState = -1
+                }
+                let state = g.stateID(d, rule: g.rules.start(d))
+                let c = cost(d)
+                if !ws.isReached(state) || c < ws.cost[state] {
+                    ws.reach(state, cost: c, parent: -1)
+                    ws.heap.push(c + bound(g.head(d)), Int32(state))
+                }
+            }
+        } else {
+            let e = UInt32(start.edge)
+            for d in [e << 1, e << 1 | 1] where g.time(d) != closedEdge {
+                let remaining = g.isReversed(d) ? start.fraction : 1 - start.fraction
+                if target.node == nil && target.edge == start.edge {
+                    let ahead = g.isReversed(d) ? target.fraction <= start.fraction : target.fraction >= start.fraction
+                    let c = cost(d) * abs(target.fraction - start.fraction)
+                    if ahead && c < best { best = c; direct = true; bestEntry = d; bestState = -1 }
+                }
+                let state = g.stateID(d, rule: g.rules.start(d))
+                let c = cost(d) * remaining
+                ws.reach(state, cost: c, parent: -1)
+                ws.heap.push(c + bound(g.head(d)), Int32(state))
+            }
+        }
+
+        var settled = 0
+        while let (key, state32) = ws.heap.pop() {
+            if key >= best { break }
+            let state = Int(state32)
+            if ws.isSettled(state) { continue }
+            ws.settle(state)
+            settled += 1
+            let d = g.directedEdge(ofState: state)
+            let rule = g.rule(ofState: state)
+            let c = ws.cost[state]
+            let v = g.head(d)
+            // Reaching the target from here?
+            if let m = target.node {
+                if v == m && c < best { best = c; bestState = state32; bestEntry = nil; direct = false }
+            } else {
+                for entry in targetEntries where g.tail(entry.d) == v {
+                    if g.move(from: d, rule: rule, to: entry.d) != nil, c + entry.cost < best {
+                        best = c + entry.cost; bestState = state32; bestEntry = entry.d; direct = false
+                    }
+                }
+            }
+            g.forEachLeaving(v) { next in
+                guard let nextRule = g.move(from: d, rule: rule, to: next) else { return }
+                let nextState = g.stateID(next, rule: nextRule)
+                let nextCost = c + cost(next)
+                if !ws.isReached(nextState) || nextCost < ws.cost[nextState] {
+                    ws.reach(nextState, cost: nextCost, parent: state32)
+                    ws.heap.push(nextCost + bound(g.head(next)), Int32(nextState))
+                }
+            }
+        }
+        guard best < .infinity else { return nil }
+
+        // Unwind the states into directed edges, then into traversals.
+        var edges: [UInt32] = []
+        if !direct {
+            var s = bestState
+            while s >= 0 {
+                edges.append(g.directedEdge(ofState: Int(s)))
+                s = ws.parent[Int(s)]
+            }
+            edges.reverse()
+        }
+        var traversals: [EdgeTraversal] = []
+        func add(_ d: UInt32, from a: Double, to b: Double) {
+            let e = g.edge(d)
+            let fraction = abs(b - a)
+            traversals.append(EdgeTraversal(edge: e, reversed: g.isReversed(d), startFraction: a, endFraction: b,
+                                            distance: Double(graph.edgeLengthMillimetres[e]) / 1000 * fraction,
+                                            duration: Double(g.time(d)) / 1000 * fraction))
+        }
+        if direct, let d = bestEntry {
+            let a = start.node == nil ? start.fraction : (g.isReversed(d) ? 1.0 : 0.0)
+            add(d, from: a, to: target.fraction)
+        } else {
+            for (i, d) in edges.enumerated() {
+                let whole: (Double, Double) = g.isReversed(d) ? (1, 0) : (0, 1)
+                add(d, from: i == 0 && start.node == nil ? start.fraction : whole.0, to: whole.1)
+            }
+            if let d = bestEntry { add(d, from: g.isReversed(d) ? 1 : 0, to: target.fraction) }
+        }
+        return SearchResult(traversals: traversals, duration: traversals.reduce(0) { $0 + $1.duration },
+                            distance: traversals.reduce(0) { $0 + $1.distance }, settled: settled)
+    }
+}

@@ -1,0 +1,78 @@
+import Graph
+
+/// A profile's graph seen as directed edges, the states of an edge-based search: the search moves from edge
+/// to edge through nodes, so turn restrictions, U-turns and barriers are rules on those moves.
+///
+/// State ids: a directed edge `d = edge << 1 | reversed` is state d; a state deeper in a via-way restriction
+/// (trie node t of `TurnRules` with depth ≥ 2) is state `2 × edgeCount + t`.
+public struct SearchGraph: @unchecked Sendable {
+    public let graph: RoadGraph
+    public let profile: ProfileGraph
+    public let rules: TurnRules
+    /// The highest speed of any edge, metres per millisecond, from the stored times (for A*'s bound).
+    public let maximumSpeed: Double
+
+    /// Prepares `profile` of `graph` for searching (builds the turn-rule automaton and the speed bound).
+    public init(graph: RoadGraph, profile: ProfileGraph) {
+        self.graph = graph
+        self.profile = profile
+        rules = TurnRules(graph: graph, profile: profile)
+        var fastest = 0.0
+        for e in 0..<graph.edgeCount {
+            let length = Double(graph.edgeLengthMillimetres[e]) / 1000
+            for time in [profile.timeForward[e], profile.timeBackward[e]] where time != closedEdge && time > 0 {
+                fastest = max(fastest, length / Double(time))
+            }
+        }
+        maximumSpeed = fastest > 0 ? fastest : 1
+    }
+
+    /// Number of state ids.
+    public var stateCount: Int { 2 * graph.edgeCount + rules.nodeCount }
+
+    @inline(__always) public func edge(_ d: UInt32) -> Int { Int(d >> 1) }
+    @inline(__always) public func isReversed(_ d: UInt32) -> Bool { d & 1 == 1 }
+    /// The node a directed edge leaves from and the one it arrives at.
+    @inline(__always) public func tail(_ d: UInt32) -> Int { Int(d & 1 == 0 ? graph.edgeFrom[Int(d >> 1)] : graph.edgeTo[Int(d >> 1)]) }
+    @inline(__always) public func head(_ d: UInt32) -> Int { Int(d & 1 == 0 ? graph.edgeTo[Int(d >> 1)] : graph.edgeFrom[Int(d >> 1)]) }
+    /// Milliseconds to travel a directed edge, `closedEdge` when the profile may not.
+    @inline(__always) public func time(_ d: UInt32) -> UInt32 {
+        d & 1 == 0 ? profile.timeForward[Int(d >> 1)] : profile.timeBackward[Int(d >> 1)]
+    }
+    /// Whether node n is closed to the profile (a barrier it may not pass).
+    @inline(__always) public func isBlocked(_ n: Int) -> Bool { profile.isBlocked(graph.nodeFlags[n]) }
+
+    /// Calls `body` with every directed edge the profile may take out of node n.
+    @inline(__always)
+    public func forEachLeaving(_ n: Int, _ body: (UInt32) -> Void) {
+        for position in Int(profile.firstIncidence[n])..<Int(profile.firstIncidence[n + 1]) {
+            let entry = profile.incidence[position]
+            let d = entry  // side 0: the node is the edge's from, so leave forward (e<<1); side 1: leave reversed (e<<1|1)
+            if time(d) != closedEdge { body(d) }
+        }
+    }
+
+    /// The state id for having just taken directed edge d with automaton state `rule`.
+    @inline(__always) public func stateID(_ d: UInt32, rule: Int32) -> Int {
+        rules.isShallow(rule) ? Int(d) : 2 * graph.edgeCount + Int(rule)
+    }
+
+    /// The directed edge a state id stands for.
+    @inline(__always) public func directedEdge(ofState state: Int) -> UInt32 {
+        state < 2 * graph.edgeCount ? UInt32(state) : rules.symbol(of: Int32(state - 2 * graph.edgeCount))
+    }
+
+    /// The automaton state of a state id.
+    @inline(__always) public func rule(ofState state: Int) -> Int32 {
+        state < 2 * graph.edgeCount ? rules.start(UInt32(state)) : Int32(state - 2 * graph.edgeCount)
+    }
+
+    /// The automaton state after moving from a state (arrived on `from` in rule state `rule`) onto `to`,
+    /// or nil when the move is not allowed: a turn restriction forbids it, or the node between is a barrier
+    /// closed to the profile and the move is not the U-turn back along `from`.
+    @inline(__always)
+    public func move(from: UInt32, rule: Int32, to: UInt32) -> Int32? {
+        if isBlocked(head(from)) && to != from ^ 1 { return nil }
+        return rules.advance(rule, to)
+    }
+}

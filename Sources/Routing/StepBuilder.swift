@@ -1,0 +1,406 @@
+import Foundation
+import Graph
+
+/// Turns the edges of one leg into turn-by-turn steps, in the manner of OSRM's guidance.
+///
+/// A leg always starts with a `depart` step and ends with an `arrive` step. In between, a step starts at the
+/// graph node between two traversals when something there is worth telling:
+///
+/// - **U-turn** (`uturn`): the route goes back along the edge it came on, or turns by 170° or more.
+/// - **Another road** (name or ref differ; two unnamed roads count as the same): `new name` when the road
+///   simply carries on (no other road the mode may take leaves the node, or the route is the obvious way on and
+///   bends by less than 50°), else `turn` with the direction of the turn.
+/// - **The same road**: nothing when no other road leaves the node (the road only bends or was split), nor when
+///   the route is the obvious way on and bends by less than 50°; otherwise `continue` (the road turns at a
+///   junction, or another road leaves nearly as straight).
+/// - **Roundabouts**: one `roundabout` step at the entry node, named after the road the route leaves on, with
+///   `exit` the number of exits passed plus one; the ring and the road after it, up to the next manoeuvre, belong
+///   to that step (OSRM's default, without `roundabout_exits`). A leg ending on the ring gets a `roundabout` step
+///   without `exit`; a leg starting on the ring gets an `exit roundabout` step where it leaves.
+///
+/// The route is the *obvious way on* when every other road it could take deviates from straight ahead by at least
+/// 30° more than the route does. Directions are measured over the 15 m of road before and after the node
+/// (`TurnAngle.bearingWindow`) and classified by `TurnAngle.modifier(forDeviation:)`.
+///
+/// **Roundabout detection.** The graph does not store `junction=roundabout`; a way counts as a roundabout when
+/// its edges form a closed ring (the way ends where it starts, pieces joined end to end), at most 1.5 km
+/// round, and it is one-way — for the given profile, or else for any profile of the graph (so a walker going
+/// with the traffic of a car roundabout hears about exits too). Only travel in the ring's one-way direction is
+/// roundabout travel. Exits are the roads the mode may leave a ring node by (for the given profile: those open
+/// in the leaving direction; without a profile: every road there), other than the ring itself.
+public enum StepBuilder {
+    /// Turn-by-turn steps of one leg travelled along `traversals` (in order, partial first/last edges included),
+    /// from `start` to `end`.
+    ///
+    /// - Parameters:
+    ///   - traversals: the edges travelled, in order; traversals without length are folded into their neighbours.
+    ///   - graph: the graph the traversals refer to.
+    ///   - start: where the leg starts (the `depart` location; its query point gives the side of the road).
+    ///   - end: where the leg ends (the `arrive` location; its query point gives "on the left/right").
+    ///   - profile: the mode travelled: decides which roads count as choices at junctions and as roundabout
+    ///     exits. Nil counts every road of the graph.
+    /// - Returns: `depart`, the steps between, `arrive`. Step distances and times add up to the traversals'.
+    public static func steps(for traversals: [EdgeTraversal], in graph: RoadGraph, from start: SnappedLocation,
+                             to end: SnappedLocation, profile: ProfileGraph? = nil) -> [RouteStep] {
+        let assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals)
+        return assembler.steps(from: start, to: end)
+    }
+
+    /// How much straighter than every alternative the route must be to count as the obvious way on, degrees.
+    static let obviousMargin = 30.0
+    /// Largest circumference of a ring way taken for a roundabout, metres.
+    static let roundaboutMaximumLength = 1500.0
+
+    /// The manoeuvre at a junction, or nil when there is nothing to announce.
+    ///
+    /// - Parameters:
+    ///   - deviation: change of direction from the incoming to the outgoing road, degrees (negative: left).
+    ///   - alternatives: deviations of the other roads the mode could leave the junction by.
+    ///   - sameRoad: whether the outgoing road has the incoming road's name and ref.
+    ///   - reversal: whether the route goes back along the edge it arrived on.
+    static func maneuver(deviation: Double, alternatives: [Double], sameRoad: Bool,
+                         reversal: Bool) -> (type: ManeuverType, modifier: ManeuverModifier)? {
+        if reversal { return (.uturn, .uturn) }
+        if sameRoad && alternatives.isEmpty { return nil }
+        let modifier = TurnAngle.modifier(forDeviation: deviation)
+        if modifier == .uturn { return (.uturn, .uturn) }
+        let obvious = alternatives.allSatisfy { abs($0) - abs(deviation) >= obviousMargin }
+        let gentle = abs(deviation) < TurnAngle.slightBelow
+        if sameRoad { return obvious && gentle ? nil : (.continue, modifier) }
+        if alternatives.isEmpty || (obvious && gentle) { return (.newName, modifier) }
+        return (.turn, modifier)
+    }
+
+    /// Whether way `way` is a roundabout (see the type's documentation), and if so which way its traffic flows:
+    /// nil when it is none, `false` when traffic follows the way's node order, `true` when it runs against it.
+    static func roundaboutFlow(ofWay way: Int, in graph: RoadGraph, profile: ProfileGraph?) -> Bool? {
+        guard let edges = edgeRange(ofWay: way, in: graph),
+              graph.edgeFrom[edges.lowerBound] == graph.edgeTo[edges.upperBound - 1] else { return nil }
+        for e in edges.dropLast() where graph.edgeTo[e] != graph.edgeFrom[e + 1] { return nil }
+        let millimetres = edges.reduce(0.0) { $0 + Double(graph.edgeLengthMillimetres[$1]) }
+        guard millimetres <= roundaboutMaximumLength * 1000 else { return nil }
+        for candidate in [profile].compactMap({ $0 }) + graph.profiles {
+            if let flow = oneWayFlow(of: edges, in: candidate) { return flow }
+        }
+        return nil
+    }
+
+    /// Whether all `edges` are one-way for `profile`, the same way: `false` forward, `true` backward, nil otherwise.
+    private static func oneWayFlow(of edges: Range<Int>, in profile: ProfileGraph) -> Bool? {
+        if edges.allSatisfy({ profile.timeForward[$0] != closedEdge && profile.timeBackward[$0] == closedEdge }) { return false }
+        if edges.allSatisfy({ profile.timeForward[$0] == closedEdge && profile.timeBackward[$0] != closedEdge }) { return true }
+        return nil
+    }
+
+    /// The edges of way `way`. The builder stores a way's edges contiguously and in way order, ways one after
+    /// the other, so `edgeWay` is sorted and the range is found by binary search.
+    static func edgeRange(ofWay way: Int, in graph: RoadGraph) -> Range<Int>? {
+        func firstEdge(where beyond: (Int) -> Bool) -> Int {
+            var low = 0, high = graph.edgeCount
+            while low < high {
+                let mid = (low + high) >> 1
+                if beyond(Int(graph.edgeWay[mid])) { high = mid } else { low = mid + 1 }
+            }
+            return low
+        }
+        let lower = firstEdge { $0 >= way }, upper = firstEdge { $0 > way }
+        guard lower < upper, Int(graph.edgeWay[lower]) == way, Int(graph.edgeWay[upper - 1]) == way else { return nil }
+        return lower..<upper
+    }
+}
+
+extension StepBuilder {
+    /// One traversal of the leg, with its geometry and the road it is on.
+    struct Stretch {
+        var edge: Int
+        var reversed: Bool
+        /// Polyline in travel order (at least two distinct points).
+        var points: [Coordinate]
+        var distance: Double
+        var duration: Double
+        var road: RoadLabel
+        var way: Int
+        /// The graph node the stretch ends at; nil when it ends part-way along its edge.
+        var endNode: Int?
+        /// Whether it runs along a roundabout, in the direction of the roundabout's traffic.
+        var onRoundabout: Bool
+    }
+
+    /// What the route does at the node between two consecutive stretches.
+    struct Junction {
+        var node: Int?
+        var location: Coordinate
+        /// Directions of travel arriving at and leaving the node, degrees.
+        var bearingIn: Double
+        var bearingOut: Double
+        /// Change of direction from `bearingIn` to `bearingOut` (negative: left).
+        var deviation: Double
+        /// The other roads the mode may leave by (neither the edge arrived on nor the one taken), with their deviation.
+        var alternatives: [(edge: Int, deviation: Double)]
+    }
+
+    /// A step as decided at a junction, before its stretch of road is summed up.
+    struct PlannedStep {
+        var maneuver: ManeuverType
+        var modifier: ManeuverModifier?
+        var exit: Int?
+        /// The first stretch the step covers; it runs until the next step's first stretch.
+        var firstStretch: Int
+        /// The road the step is named after.
+        var road: RoadLabel
+        var location: Coordinate
+        var bearingBefore: Double
+        var bearingAfter: Double
+        var instructions: String
+    }
+
+    /// The roundabout the route is on while it goes round.
+    struct RingState {
+        /// The ring's way.
+        var way: Int
+        /// The planned `roundabout` step, nil when the leg started on the ring.
+        var step: Int?
+        /// Exits passed so far.
+        var passedExits: Int
+        /// Direction of travel before entering (for the step's overall modifier).
+        var bearingBefore: Double
+    }
+
+    /// Does the work of `StepBuilder.steps` for one leg.
+    struct StepAssembler {
+        let graph: RoadGraph
+        let profile: ProfileGraph?
+        /// The traversals with length, in order.
+        let stretches: [Stretch]
+        /// Distance and time of the traversals when none of them has any length (a zero-length leg).
+        let unplacedDistance: Double
+        let unplacedDuration: Double
+
+        /// Traversals shorter than this (metres of geometry) are folded into their neighbours.
+        static let minimumLength = 1e-3
+
+        init(graph: RoadGraph, profile: ProfileGraph?, traversals: [EdgeTraversal]) {
+            self.graph = graph
+            self.profile = profile
+            var stretches: [Stretch] = []
+            var pendingDistance = 0.0, pendingDuration = 0.0
+            var flows: [Int: Bool?] = [:]
+            for traversal in traversals {
+                let points = graph.coordinates(of: traversal)
+                guard TurnAngle.length(of: points) >= Self.minimumLength else {
+                    pendingDistance += traversal.distance
+                    pendingDuration += traversal.duration
+                    continue
+                }
+                let way = Int(graph.edgeWay[traversal.edge])
+                if flows[way] == nil { flows[way] = .some(StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: profile)) }
+                let flow = flows[way] ?? nil
+                stretches.append(Stretch(
+                    edge: traversal.edge, reversed: traversal.reversed, points: points,
+                    distance: traversal.distance + pendingDistance, duration: traversal.duration + pendingDuration,
+                    road: RoadLabel(edge: traversal.edge, in: graph), way: way,
+                    endNode: Self.endNode(of: traversal, in: graph), onRoundabout: flow == traversal.reversed))
+                pendingDistance = 0
+                pendingDuration = 0
+            }
+            if !stretches.isEmpty {
+                stretches[stretches.count - 1].distance += pendingDistance
+                stretches[stretches.count - 1].duration += pendingDuration
+                pendingDistance = 0
+                pendingDuration = 0
+            }
+            self.stretches = stretches
+            unplacedDistance = pendingDistance
+            unplacedDuration = pendingDuration
+        }
+
+        /// The graph node a traversal ends at, nil when it stops part-way along its edge.
+        static func endNode(of traversal: EdgeTraversal, in graph: RoadGraph) -> Int? {
+            let tolerance = 1e-9
+            if traversal.reversed { return traversal.endFraction <= tolerance ? Int(graph.edgeFrom[traversal.edge]) : nil }
+            return traversal.endFraction >= 1 - tolerance ? Int(graph.edgeTo[traversal.edge]) : nil
+        }
+
+        // MARK: Steps
+
+        /// All steps of the leg: depart, the manoeuvres, arrive.
+        func steps(from start: SnappedLocation, to end: SnappedLocation) -> [RouteStep] {
+            guard !stretches.isEmpty else { return zeroLengthSteps(from: start, to: end) }
+            let planned = plan(from: start)
+            var steps: [RouteStep] = []
+            for (k, step) in planned.enumerated() {
+                let next = k + 1 < planned.count ? planned[k + 1].firstStretch : stretches.count
+                steps.append(routeStep(step, covering: step.firstStretch..<next))
+            }
+            steps.append(arriveStep(at: end))
+            return steps
+        }
+
+        /// The steps of a leg without length: depart and arrive where it starts and ends.
+        private func zeroLengthSteps(from start: SnappedLocation, to end: SnappedLocation) -> [RouteStep] {
+            let highwayClass = start.edge >= 0 && start.edge < graph.edgeCount ? graph.highwayClass(ofEdge: start.edge) : .other
+            let road = RoadLabel(name: start.name, ref: start.ref, highwayClass: highwayClass)
+            let geometry = start.location == end.location ? [start.location, start.location] : [start.location, end.location]
+            let depart = RouteStep(maneuver: .depart, name: road.displayName, ref: road.ref, distance: unplacedDistance,
+                                   expectedTravelTime: unplacedDuration, location: start.location, bearingBefore: 0, bearingAfter: 0,
+                                   instructions: InstructionText.depart(bearing: nil, road: road), geometry: geometry)
+            let arrive = RouteStep(maneuver: .arrive, name: road.displayName, ref: road.ref, distance: 0, expectedTravelTime: 0,
+                                   location: end.location, bearingBefore: 0, bearingAfter: 0,
+                                   instructions: InstructionText.arrive(side: nil), geometry: [end.location, end.location])
+            return [depart, arrive]
+        }
+
+        /// The steps decided junction by junction, depart first (arrive is not included).
+        func plan(from start: SnappedLocation) -> [PlannedStep] {
+            var planned = [departStep(at: start)]
+            var ring: RingState? = stretches[0].onRoundabout
+                ? RingState(way: stretches[0].way, step: nil, passedExits: 0, bearingBefore: planned[0].bearingAfter) : nil
+            for j in 0..<(stretches.count - 1) {
+                let b = stretches[j + 1]
+                let junction = junction(after: j)
+                if var current = ring {
+                    if b.onRoundabout && b.way == current.way {
+                        current.passedExits += junction.alternatives.filter { Int(graph.edgeWay[$0.edge]) != current.way }.count
+                        ring = current
+                        continue
+                    }
+                    leave(current, at: junction, onto: j + 1, planned: &planned)
+                    ring = nil
+                    if !b.onRoundabout { continue }
+                }
+                if b.onRoundabout {
+                    planned.append(enterStep(at: junction, onto: j + 1))
+                    ring = RingState(way: b.way, step: planned.count - 1, passedExits: 0, bearingBefore: junction.bearingIn)
+                    continue
+                }
+                if let step = junctionStep(at: junction, after: j) { planned.append(step) }
+            }
+            return planned
+        }
+
+        /// The `depart` step: at the start, heading along the first stretch.
+        private func departStep(at start: SnappedLocation) -> PlannedStep {
+            let first = stretches[0]
+            let bearing = TurnAngle.initialBearing(of: first.points)
+            let side = bearing.flatMap { TurnAngle.side(of: start.query, from: start.location, travelling: $0) }
+            return PlannedStep(maneuver: .depart, modifier: side, exit: nil, firstStretch: 0, road: first.road,
+                               location: start.location, bearingBefore: 0, bearingAfter: bearing ?? 0,
+                               instructions: InstructionText.depart(bearing: bearing, road: first.road))
+        }
+
+        /// The step of an ordinary junction (no roundabout involved), or nil when there is nothing to announce.
+        private func junctionStep(at junction: Junction, after j: Int) -> PlannedStep? {
+            let a = stretches[j], b = stretches[j + 1]
+            let sameRoad = !b.road.differs(from: a.road)
+            let reversal = a.edge == b.edge && a.reversed != b.reversed
+            guard let (type, modifier) = StepBuilder.maneuver(deviation: junction.deviation, alternatives: junction.alternatives.map(\.deviation),
+                                                             sameRoad: sameRoad, reversal: reversal) else { return nil }
+            let text: String
+            switch type {
+            case .uturn: text = InstructionText.uturn(road: b.road, sameRoad: sameRoad)
+            case .continue: text = InstructionText.continue(modifier, road: b.road)
+            case .newName: text = InstructionText.newName(modifier, road: b.road)
+            default: text = InstructionText.turn(modifier, road: b.road)
+            }
+            return PlannedStep(maneuver: type, modifier: modifier, exit: nil, firstStretch: j + 1, road: b.road,
+                               location: junction.location, bearingBefore: junction.bearingIn, bearingAfter: junction.bearingOut,
+                               instructions: text)
+        }
+
+        /// The `roundabout` step where the route enters a ring (named after the ring until the exit is known).
+        private func enterStep(at junction: Junction, onto index: Int) -> PlannedStep {
+            let ring = stretches[index].road
+            return PlannedStep(maneuver: .roundabout, modifier: TurnAngle.modifier(forDeviation: junction.deviation), exit: nil,
+                               firstStretch: index, road: ring, location: junction.location, bearingBefore: junction.bearingIn,
+                               bearingAfter: junction.bearingOut, instructions: InstructionText.roundabout(exit: nil, road: ring))
+        }
+
+        /// Completes the roundabout step when the route leaves the ring onto stretch `index` (or, for a leg that
+        /// started on the ring, adds an `exit roundabout` step).
+        private func leave(_ ring: RingState, at junction: Junction, onto index: Int, planned: inout [PlannedStep]) {
+            let exit = ring.passedExits + 1
+            let road = stretches[index].road
+            if let k = ring.step {
+                planned[k].exit = exit
+                planned[k].road = road
+                planned[k].modifier = TurnAngle.modifier(forDeviation: TurnAngle.deviation(from: ring.bearingBefore, to: junction.bearingOut))
+                planned[k].instructions = InstructionText.roundabout(exit: exit, road: road)
+            } else {
+                planned.append(PlannedStep(maneuver: .exitRoundabout, modifier: TurnAngle.modifier(forDeviation: junction.deviation),
+                                           exit: exit, firstStretch: index, road: road, location: junction.location,
+                                           bearingBefore: junction.bearingIn, bearingAfter: junction.bearingOut,
+                                           instructions: InstructionText.exitRoundabout(exit: exit, road: road)))
+            }
+        }
+
+        /// The `arrive` step: no length, on the last road, with the side of the road the destination lies on.
+        private func arriveStep(at end: SnappedLocation) -> RouteStep {
+            let last = stretches[stretches.count - 1]
+            let bearing = TurnAngle.finalBearing(of: last.points)
+            let side = bearing.flatMap { TurnAngle.side(of: end.query, from: end.location, travelling: $0) }
+            return RouteStep(maneuver: .arrive, modifier: side, name: last.road.displayName, ref: last.road.ref,
+                             distance: 0, expectedTravelTime: 0, location: end.location,
+                             bearingBefore: bearing.map(TurnAngle.wholeDegrees) ?? 0, bearingAfter: 0,
+                             instructions: InstructionText.arrive(side: side), geometry: [end.location, end.location])
+        }
+
+        /// A planned step with the distance, time and geometry of the stretches it covers.
+        private func routeStep(_ step: PlannedStep, covering range: Range<Int>) -> RouteStep {
+            var distance = 0.0, duration = 0.0
+            var geometry: [Coordinate] = []
+            for stretch in stretches[range] {
+                distance += stretch.distance
+                duration += stretch.duration
+                for point in stretch.points where geometry.last != point { geometry.append(point) }
+            }
+            if geometry.isEmpty { geometry = [step.location] }
+            if geometry.count == 1 { geometry.append(geometry[0]) }
+            return RouteStep(maneuver: step.maneuver, modifier: step.modifier, exit: step.exit, name: step.road.displayName,
+                             ref: step.road.ref, distance: distance, expectedTravelTime: duration, location: step.location,
+                             bearingBefore: step.maneuver == .depart ? 0 : TurnAngle.wholeDegrees(step.bearingBefore),
+                             bearingAfter: TurnAngle.wholeDegrees(step.bearingAfter), instructions: step.instructions, geometry: geometry)
+        }
+
+        // MARK: Junctions
+
+        /// The node between stretch `j` and the next: directions in and out, and the other ways out.
+        func junction(after j: Int) -> Junction {
+            let a = stretches[j], b = stretches[j + 1]
+            let bearingIn = TurnAngle.finalBearing(of: a.points) ?? 0
+            let bearingOut = TurnAngle.initialBearing(of: b.points) ?? bearingIn
+            var alternatives: [(edge: Int, deviation: Double)] = []
+            if let node = a.endNode {
+                for (edge, side) in exits(at: node) where edge != a.edge && edge != b.edge {
+                    let stored = graph.coordinates(ofEdge: edge)
+                    if let bearing = TurnAngle.initialBearing(of: side == 0 ? stored : stored.reversed()) {
+                        alternatives.append((edge, TurnAngle.deviation(from: bearingIn, to: bearing)))
+                    }
+                }
+            }
+            return Junction(node: a.endNode, location: b.points[0], bearingIn: bearingIn, bearingOut: bearingOut,
+                            deviation: TurnAngle.deviation(from: bearingIn, to: bearingOut), alternatives: alternatives)
+        }
+
+        /// The edges the mode may leave `node` by, as (edge, side) with side 0 where the node is the edge's `from`:
+        /// for a profile, its edges open in the leaving direction; without one, every edge of any profile.
+        func exits(at node: Int) -> [(edge: Int, side: Int)] {
+            if let profile {
+                return incidence(of: node, in: profile).compactMap { entry in
+                    let edge = Int(entry >> 1), side = Int(entry & 1)
+                    let time = side == 0 ? profile.timeForward[edge] : profile.timeBackward[edge]
+                    return time == closedEdge ? nil : (edge, side)
+                }
+            }
+            var entries = Set<UInt32>()
+            for candidate in graph.profiles { entries.formUnion(incidence(of: node, in: candidate)) }
+            return entries.sorted().map { (Int($0 >> 1), Int($0 & 1)) }
+        }
+
+        /// Profile `profile`'s incidence entries (`edge << 1 | side`) at `node`.
+        private func incidence(of node: Int, in profile: ProfileGraph) -> ArraySlice<UInt32> {
+            guard node + 1 < profile.firstIncidence.count else { return [] }
+            let range = Int(profile.firstIncidence[node])..<Int(profile.firstIncidence[node + 1])
+            return ArraySlice(profile.incidence[range])
+        }
+    }
+}
