@@ -32,6 +32,8 @@ let package = Package(
 
         // Benchmark helper: raw libexpat throughput over the same input (the baseline of Tools/bench-import).
         .executableTarget(name: "expat-baseline", dependencies: ["OSM", "CExpat"], path: "Tools/ExpatBaseline"),
+        // Benchmark: route queries (A*) against the plain Dijkstra on random pairs (Tools/bench-route).
+        .executableTarget(name: "route-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/RouteBenchmark"),
 
         .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),

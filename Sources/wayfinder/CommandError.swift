@@ -18,6 +18,10 @@ enum ExitCode {
     static let badInput: Int32 = 3
     /// The output could not be written.
     static let outputFailed: Int32 = 4
+    /// No route connects the stops (they lie on parts of the network that do not connect).
+    static let noRoute: Int32 = 5
+    /// A stop lies farther than the snapping limit from any road the mode may use.
+    static let noRoad: Int32 = 6
 }
 
 /// Splits arguments into options (with their values) and positionals, by a table of known options.

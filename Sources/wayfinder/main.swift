@@ -10,10 +10,12 @@ usage: wayfinder COMMAND [options]
 commands:
   import INPUT -o OUT.wfg   build a graph file from OSM XML (.osm, .osm.gz, .osm.bz2, - for stdin)
   info GRAPH.wfg            show a graph file's header, sections, counts and profiles
+  route --graph G STOP STOP…  directions by car or on foot through the stops (lat,lon), with steps
+  eta --graph G STOP STOP…    travel time, distance, departure and arrival only
   demo                      import the bundled samples and show what they hold
 
 `wayfinder COMMAND --help` shows a command's options. Exit codes: 0 ok, 1 failure, 2 bad usage,
-3 bad or missing input, 4 output not written.
+3 bad or missing input, 4 output not written, 5 no route between the stops, 6 a stop too far from any road.
 """
 
 
@@ -23,6 +25,8 @@ do {
     switch command {
     case "import": try ImportCommand.run(arguments)
     case "info": try InfoCommand.run(arguments)
+    case "route": try RouteCommand.run(arguments, etaOnly: false)
+    case "eta": try RouteCommand.run(arguments, etaOnly: true)
     case "demo": try DemoCommand.run(arguments)
     case "help", "-h", "--help": print(overview)
     case "--version", "version": print(wayfinderVersion)

@@ -1,0 +1,203 @@
+import Foundation
+import Graph
+
+/// Why a route could not be made, naming the stop or leg at fault.
+public enum RoutingError: Error, Equatable, CustomStringConvertible {
+    case tooFewStops(Int)
+    case invalidCoordinate(stop: Int, Coordinate)
+    case noRoad(stop: Int, coordinate: Coordinate, profile: String, maxDistance: Double)
+    case noRoute(leg: Int, from: Coordinate, to: Coordinate, profile: String)
+    case unknownProfile(String, available: [String])
+
+    public var description: String {
+        func format(_ c: Coordinate) -> String { String(format: "%.6f,%.6f", c.latitude, c.longitude) }
+        switch self {
+        case let .tooFewStops(count): return "a route needs at least two stops, got \(count)"
+        case let .invalidCoordinate(stop, c): return "stop \(stop + 1) (\(format(c))) is not a valid coordinate: latitude must lie within ±90 and longitude within ±180"
+        case let .noRoad(stop, c, profile, maxDistance):
+            return "stop \(stop + 1) (\(format(c))) is more than \(Int(maxDistance)) m from any road the \(profile) profile may use"
+        case let .noRoute(leg, from, to, profile):
+            return "no \(profile) route for leg \(leg + 1), from \(format(from)) to \(format(to)): the stops lie on parts of the network that do not connect"
+        case let .unknownProfile(name, available): return "the graph has no profile '\(name)' (it has \(available.joined(separator: ", ")))"
+        }
+    }
+}
+
+/// Options of a route query.
+public struct RouteOptions: Sendable {
+    /// Farthest a stop may lie from a usable road, metres.
+    public var maxSnappingDistance: Double = 1000
+    /// How many alternative routes to look for besides the best (single-leg routes only).
+    public var alternatives: Int = 0
+    /// Straight great-circle lines between the stops instead of routes (the map apps' "lines" view).
+    public var straightLines: Bool = false
+    public init(maxSnappingDistance: Double = 1000, alternatives: Int = 0, straightLines: Bool = false) {
+        self.maxSnappingDistance = maxSnappingDistance; self.alternatives = alternatives; self.straightLines = straightLines
+    }
+}
+
+/// Routes through stops for one profile of a graph: snapping, leg searches, geometry, steps and alternatives.
+/// Safe for concurrent queries.
+public final class Router: @unchecked Sendable {
+    public let graph: RoadGraph
+    public let profile: ProfileGraph
+    public let search: RouteSearch
+    public let snapper: Snapper
+
+    /// Most alternatives share at most this fraction of their length with the routes found before them…
+    public static let maximumSharedFraction = 0.7
+    /// …and take at most this many times the best route's time.
+    public static let maximumStretch = 1.4
+
+    /// Prepares routing on profile `name` ("car", "foot") of `graph`.
+    public init(graph: RoadGraph, profile name: String) throws(RoutingError) {
+        guard let profile = graph.profile(named: name) else {
+            throw .unknownProfile(name, available: graph.profiles.map(\.profile.name))
+        }
+        self.graph = graph
+        self.profile = profile
+        search = RouteSearch(space: SearchGraph(graph: graph, profile: profile))
+        snapper = Snapper(graph: graph, profile: profile)
+    }
+
+    /// Snaps every stop; throws naming the first stop that is invalid or too far from a usable road.
+    public func snap(_ stops: [Coordinate], maxDistance: Double = 1000) throws(RoutingError) -> [SnappedLocation] {
+        var result: [SnappedLocation] = []
+        for (i, stop) in stops.enumerated() {
+            guard abs(stop.latitude) <= 90, abs(stop.longitude) <= 180, stop.latitude.isFinite, stop.longitude.isFinite else {
+                throw .invalidCoordinate(stop: i, stop)
+            }
+            guard let snapped = snapper.snap(stop, maxDistance: maxDistance) else {
+                throw .noRoad(stop: i, coordinate: stop, profile: profile.profile.name, maxDistance: maxDistance)
+            }
+            result.append(snapped)
+        }
+        return result
+    }
+
+    /// The best route through `stops` in order, then up to `options.alternatives` really different ones.
+    public func routes(through stops: [Coordinate], options: RouteOptions = RouteOptions()) throws(RoutingError) -> (routes: [Route], waypoints: [Waypoint]) {
+        guard stops.count >= 2 else { throw .tooFewStops(stops.count) }
+        if options.straightLines {
+            for (i, stop) in stops.enumerated() where !(abs(stop.latitude) <= 90 && abs(stop.longitude) <= 180) {
+                throw .invalidCoordinate(stop: i, stop)
+            }
+            let waypoints = stops.map { Waypoint(query: $0, location: $0, snappingDistance: 0, name: "") }
+            return ([Self.straightRoute(through: stops)], waypoints)
+        }
+        let snapped = try snap(stops, maxDistance: options.maxSnappingDistance)
+        let waypoints = snapped.map { Waypoint(query: $0.query, location: $0.location, snappingDistance: $0.distance, name: $0.name.isEmpty ? $0.ref : $0.name) }
+        var legs: [RouteLeg] = []
+        var results: [SearchResult] = []
+        for i in 0..<(snapped.count - 1) {
+            guard let result = search.route(from: SearchEndpoint(snapped[i], in: graph), to: SearchEndpoint(snapped[i + 1], in: graph)) else {
+                throw .noRoute(leg: i, from: stops[i], to: stops[i + 1], profile: profile.profile.name)
+            }
+            results.append(result)
+            legs.append(leg(result, from: snapped[i], to: snapped[i + 1]))
+        }
+        var routes = [route(legs)]
+        if options.alternatives > 0 && snapped.count == 2 {
+            for alternative in alternatives(to: results[0], from: snapped[0], to: snapped[1], count: options.alternatives) {
+                routes.append(route([leg(alternative, from: snapped[0], to: snapped[1])]))
+            }
+        }
+        return (routes, waypoints)
+    }
+
+    /// One leg from a search result: geometry, distance, time, steps, bounding box.
+    func leg(_ result: SearchResult, from start: SnappedLocation, to end: SnappedLocation) -> RouteLeg {
+        var geometry: [Coordinate] = []
+        for traversal in result.traversals {
+            for point in graph.coordinates(of: traversal) where geometry.last != point { geometry.append(point) }
+        }
+        if geometry.isEmpty { geometry = [start.location] }
+        if geometry.count == 1 { geometry.append(end.location) }
+        let steps = StepBuilder.steps(for: result.traversals, in: graph, from: start, to: end, profile: profile)
+        return RouteLeg(distance: result.distance, expectedTravelTime: result.duration, geometry: geometry, steps: steps,
+                        boundingBox: BoundingBox(geometry)!, traversals: result.traversals)
+    }
+
+    /// A route made of legs: totals, joined geometry, box and name.
+    func route(_ legs: [RouteLeg]) -> Route {
+        var polyline: [Coordinate] = []
+        for leg in legs {
+            for point in leg.geometry where polyline.last != point { polyline.append(point) }
+        }
+        if polyline.count == 1 { polyline.append(polyline[0]) }
+        let box = legs.dropFirst().reduce(legs[0].boundingBox) { $0.union($1.boundingBox) }
+        return Route(distance: legs.reduce(0) { $0 + $1.distance }, expectedTravelTime: legs.reduce(0) { $0 + $1.expectedTravelTime },
+                     polyline: polyline, legs: legs, boundingBox: box, name: name(of: legs))
+    }
+
+    /// MapKit-style route name: the names (or refs) of the two roads the route follows longest.
+    func name(of legs: [RouteLeg]) -> String {
+        var lengths: [String: Double] = [:]
+        var order: [String] = []
+        for leg in legs {
+            for traversal in leg.traversals {
+                let label = graph.label(ofEdge: traversal.edge)
+                let name = label.ref.isEmpty ? label.name : (label.name.isEmpty ? label.ref : label.ref)
+                guard !name.isEmpty else { continue }
+                if lengths[name] == nil { order.append(name) }
+                lengths[name, default: 0] += traversal.distance
+            }
+        }
+        let top = order.enumerated().sorted { lengths[$0.element]! != lengths[$1.element]! ? lengths[$0.element]! > lengths[$1.element]! : $0.offset < $1.offset }
+        return top.prefix(2).map(\.element).joined(separator: ", ")
+    }
+
+    /// Alternatives by penalising the edges of the routes found so far and searching again; a candidate is kept
+    /// when it takes at most `maximumStretch` × the best time and shares at most `maximumSharedFraction` of its length
+    /// with the routes already kept.
+    func alternatives(to best: SearchResult, from start: SnappedLocation, to end: SnappedLocation, count: Int) -> [SearchResult] {
+        var kept = [best]
+        var penalties: [Int: Double] = [:]
+        var usedEdges = Set(best.traversals.map(\.edge))
+        var last = best
+        for _ in 0..<(count * 4) where kept.count <= count {
+            for traversal in last.traversals { penalties[traversal.edge] = (penalties[traversal.edge] ?? 1) * 1.5 }
+            guard let candidate = search.route(from: SearchEndpoint(start, in: graph), to: SearchEndpoint(end, in: graph), penalties: penalties) else { break }
+            last = candidate
+            guard candidate.duration <= best.duration * Self.maximumStretch else { break }
+            let shared = candidate.traversals.filter { usedEdges.contains($0.edge) }.reduce(0) { $0 + $1.distance }
+            guard candidate.distance > 0, shared <= Self.maximumSharedFraction * candidate.distance else { continue }
+            guard !kept.contains(where: { $0.traversals.map(\.edge) == candidate.traversals.map(\.edge) }) else { continue }
+            kept.append(candidate)
+            usedEdges.formUnion(candidate.traversals.map(\.edge))
+        }
+        return Array(kept.dropFirst())
+    }
+
+    /// Straight great-circle lines between the stops, points every kilometre or so, with their lengths.
+    static func straightRoute(through stops: [Coordinate]) -> Route {
+        var legs: [RouteLeg] = []
+        for (a, b) in zip(stops, stops.dropFirst()) {
+            let length = a.distance(to: b)
+            let pieces = max(1, Int((length / 1000).rounded(.up)))
+            var geometry: [Coordinate] = []
+            for k in 0...pieces { geometry.append(greatCirclePoint(a, b, fraction: Double(k) / Double(pieces))) }
+            legs.append(RouteLeg(distance: length, expectedTravelTime: 0, geometry: geometry, steps: [], boundingBox: BoundingBox(geometry)!, traversals: []))
+        }
+        var polyline: [Coordinate] = []
+        for leg in legs { for p in leg.geometry where polyline.last != p { polyline.append(p) } }
+        if polyline.count == 1 { polyline.append(polyline[0]) }
+        let box = legs.dropFirst().reduce(legs[0].boundingBox) { $0.union($1.boundingBox) }
+        return Route(distance: legs.reduce(0) { $0 + $1.distance }, expectedTravelTime: 0, polyline: polyline, legs: legs, boundingBox: box, name: "")
+    }
+
+    /// The point at `fraction` of the great circle from a to b.
+    static func greatCirclePoint(_ a: Coordinate, _ b: Coordinate, fraction: Double) -> Coordinate {
+        if fraction <= 0 { return a }
+        if fraction >= 1 { return b }
+        let rad = Double.pi / 180
+        let lat1 = a.latitude * rad, lon1 = a.longitude * rad, lat2 = b.latitude * rad, lon2 = b.longitude * rad
+        let delta = a.distance(to: b) / Geo.earthRadius
+        if delta < 1e-12 { return a }
+        let x1 = cos(lat1) * cos(lon1), y1 = cos(lat1) * sin(lon1), z1 = sin(lat1)
+        let x2 = cos(lat2) * cos(lon2), y2 = cos(lat2) * sin(lon2), z2 = sin(lat2)
+        let s1 = sin((1 - fraction) * delta) / sin(delta), s2 = sin(fraction * delta) / sin(delta)
+        let x = s1 * x1 + s2 * x2, y = s1 * y1 + s2 * y2, z = s1 * z1 + s2 * z2
+        return Coordinate(latitude: atan2(z, (x * x + y * y).squareRoot()) / rad, longitude: atan2(y, x) / rad)
+    }
+}

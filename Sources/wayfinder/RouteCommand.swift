@@ -1,0 +1,116 @@
+import Foundation
+import Graph
+import Wayfinder
+
+/// `wayfinder route` and `wayfinder eta`: directions, or the ETA alone, through two or more stops.
+enum RouteCommand {
+    static let usage = """
+    usage: wayfinder route --graph G.wfg [--mode car|foot] [--depart T | --arrive T] [--alternatives N] [--straight]
+                           [--format text|json|geojson|gpx|polyline|polyline6] [--time-zone ZONE] [--max-snap M] STOP STOP [STOP…]
+           wayfinder eta   --graph G.wfg [--mode car|foot] [--depart T | --arrive T] [--format text|json] [--time-zone ZONE] STOP STOP [STOP…]
+
+      STOP            lat,lon in degrees (e.g. 39.4667,-87.4139); the route visits the stops in order
+      --mode          car (default) or foot
+      --depart T      leave at T (default: now); T is ISO 8601: 2026-12-01T08:30, 2026-12-01T08:30:00-05:00, …Z, or "now"
+      --arrive T      arrive at T: the departure is worked back from the travel time
+      --alternatives  up to N further, really different routes (two stops only)
+      --straight      straight great-circle lines between the stops, with their lengths, instead of routes
+      --format        text (default), json (docs/route-json.md), geojson (RFC 7946), gpx (GPX 1.1), polyline, polyline6
+      --time-zone     IANA zone for dates without an offset and for output (default: the system's, $TZ)
+      --max-snap M    farthest a stop may lie from a road the mode may use, metres (default 1000)
+    """
+
+    static func run(_ arguments: [String], etaOnly: Bool) throws {
+        let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--mode", "--depart", "--arrive", "--alternatives", "--format", "--time-zone", "--max-snap"],
+                                    switches: ["--straight", "-h", "--help"])
+        if args.has("-h") || args.has("--help") { print(usage); return }
+        guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
+        let mode = args.value("--mode") ?? "car"
+        let transport: TransportType
+        switch mode {
+        case "car", "driving", "automobile": transport = .automobile
+        case "foot", "walking", "walk": transport = .walking
+        default: throw CommandError.usage("--mode must be car or foot, not '\(mode)'")
+        }
+        var timeZone = TimeZone.current
+        if let name = args.value("--time-zone") {
+            guard let zone = TimeZone(identifier: name) else { throw CommandError.usage("--time-zone: unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)") }
+            timeZone = zone
+        }
+        if args.value("--depart") != nil && args.value("--arrive") != nil { throw CommandError.usage("give --depart or --arrive, not both") }
+        let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
+        let arrive = try args.value("--arrive").map { try parseDate($0, option: "--arrive", timeZone: timeZone) }
+        var alternatives = 0
+        if let text = args.value("--alternatives") {
+            guard let n = Int(text), n >= 0, n <= 10 else { throw CommandError.usage("--alternatives must be a whole number from 0 to 10, not '\(text)'") }
+            alternatives = n
+        }
+        var maxSnap = 1000.0
+        if let text = args.value("--max-snap") {
+            guard let m = Double(text), m > 0, m.isFinite else { throw CommandError.usage("--max-snap must be a positive number of metres, not '\(text)'") }
+            maxSnap = m
+        }
+        let format = args.value("--format") ?? "text"
+        let formats = etaOnly ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
+        guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
+        let stops = try args.positionals.enumerated().map { try parseStop($1, position: $0) }
+        guard stops.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon (got \(stops.count))\n\n\(usage)") }
+
+        let graph: RoadGraph
+        do { graph = try RoadGraph(path: graphPath) } catch {
+            throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
+        }
+        let request = DirectionsRequest(stops: stops, transportType: transport, departureDate: depart, arrivalDate: arrive,
+                                        requestsAlternateRoutes: alternatives > 0, maximumAlternateRoutes: alternatives,
+                                        straightLines: args.has("--straight"), maximumSnappingDistance: maxSnap, timeZone: timeZone)
+        let directions = Directions(request, graph: graph)
+        do {
+            if etaOnly {
+                let eta = try directions.calculateETA()
+                print(format == "json" ? RouteJSONEncoder().encodeETA(eta) : TextEncoder().encodeETA(eta))
+                return
+            }
+            let response = try directions.calculate()
+            switch format {
+            case "json": print(RouteJSONEncoder().encode(response))
+            case "geojson": print(GeoJSONEncoder().encode(response))
+            case "gpx": print(GPXEncoder().encode(response), terminator: "")
+            case "polyline", "polyline6":
+                for route in response.routes { print(PolylineEncoder.encode(route.polyline, precision: format == "polyline" ? 5 : 6)) }
+            default: print(TextEncoder().encode(response), terminator: "")
+            }
+        } catch {
+            switch error {
+            case .routing(.noRoute): throw CommandError(message: error.description, exitCode: ExitCode.noRoute)
+            case .routing(.noRoad): throw CommandError(message: error.description, exitCode: ExitCode.noRoad)
+            case .routing(.unknownProfile): throw CommandError(message: error.description, exitCode: ExitCode.badInput)
+            default: throw CommandError.usage(error.description)
+            }
+        }
+    }
+
+    /// A stop argument "lat,lon".
+    static func parseStop(_ text: String, position: Int) throws -> Coordinate {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else {
+            throw CommandError.usage("stop \(position + 1) '\(text)' is not lat,lon (e.g. 39.4667,-87.4139)")
+        }
+        guard abs(lat) <= 90 else { throw CommandError.usage("stop \(position + 1) '\(text)': latitude \(parts[0]) is outside ±90") }
+        guard abs(lon) <= 180 else { throw CommandError.usage("stop \(position + 1) '\(text)': longitude \(parts[1]) is outside ±180") }
+        return Coordinate(latitude: lat, longitude: lon)
+    }
+
+    /// An ISO 8601 date-time, with or without seconds and offset ("now" for the current time).
+    static func parseDate(_ text: String, option: String, timeZone: TimeZone) throws -> Date {
+        if text == "now" { return Date() }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        for pattern in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm",
+                        "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm"] {
+            formatter.dateFormat = pattern
+            if let date = formatter.date(from: text) { return date }
+        }
+        throw CommandError.usage("\(option) '\(text)' is not an ISO 8601 date-time such as 2026-12-01T08:30 or 2026-12-01T08:30:00+01:00")
+    }
+}
