@@ -1,5 +1,6 @@
 import Foundation
 import Graph
+import Wayfinder
 
 /// `wayfinder demo`: imports the bundled samples once (into a cache folder) and prints a short report.
 enum DemoCommand {
@@ -15,6 +16,33 @@ enum DemoCommand {
     static let samples = [
         ("terre-haute.osm.gz", "Terre Haute, Indiana: a small city with its GTFS feed (Data/terre-haute-gtfs.zip)"),
         ("monaco.osm.gz", "Monaco: a dense city"),
+    ]
+
+    /// Example trips per sample: mode, time zone, and named stops.
+    static let trips: [String: [(TransportType, String, [(String, Coordinate)])]] = [
+        "terre-haute.osm.gz": [
+            (.automobile, "America/Indiana/Indianapolis", [
+                ("Downtown (Wabash & 7th)", Coordinate(latitude: 39.4667, longitude: -87.4106)),
+                ("Rose-Hulman Institute", Coordinate(latitude: 39.4832, longitude: -87.3241)),
+                ("Indiana State University", Coordinate(latitude: 39.4716, longitude: -87.4086)),
+            ]),
+            (.walking, "America/Indiana/Indianapolis", [
+                ("Vigo County Courthouse", Coordinate(latitude: 39.4656, longitude: -87.4131)),
+                ("Indiana State University", Coordinate(latitude: 39.4716, longitude: -87.4086)),
+            ]),
+        ],
+        "monaco.osm.gz": [
+            (.automobile, "Europe/Monaco", [
+                ("Casino de Monte-Carlo", Coordinate(latitude: 43.7393, longitude: 7.4277)),
+                ("Prince's Palace", Coordinate(latitude: 43.7312, longitude: 7.4203)),
+                ("Stade Louis II", Coordinate(latitude: 43.7276, longitude: 7.4157)),
+            ]),
+            (.walking, "Europe/Monaco", [
+                ("Prince's Palace", Coordinate(latitude: 43.7312, longitude: 7.4203)),
+                ("Port Hercule", Coordinate(latitude: 43.7352, longitude: 7.4230)),
+                ("Casino de Monte-Carlo", Coordinate(latitude: 43.7393, longitude: 7.4277)),
+            ]),
+        ],
     ]
 
     static func run(_ arguments: [String]) throws {
@@ -49,6 +77,7 @@ enum DemoCommand {
             }
             if !imported { print("  using the cached graph \(graphPath) (--fresh imports again)") }
             try report(graphPath)
+            try showTrips(for: name, graphPath: graphPath)
             print("")
         }
         print("Next: `wayfinder info \((cache as NSString).appendingPathComponent("monaco.wfg"))` for the file's sections;")
@@ -80,6 +109,40 @@ enum DemoCommand {
                 let label = name.isEmpty ? (ref.isEmpty ? "an unnamed \(HighwayClass(rawValue: graph.wayClasses[way])?.osmValue ?? "road")" : ref) : name
                 print(String(format: "    %.5f,%.5f snaps for %@ to %@ (way %lld), %.1f m away", lat, lon, profile.profile.name, label, graph.wayOSMIDs[way], best.distance))
             }
+        }
+    }
+
+    /// Routes the sample's example trips and prints a short summary with the first steps.
+    static func showTrips(for sample: String, graphPath: String) throws {
+        let graph: RoadGraph
+        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: error.description, exitCode: ExitCode.badInput) }
+        let formatter = ISO8601DateFormatter()
+        for (mode, zone, stops) in trips[sample] ?? [] {
+            let timeZone = TimeZone(identifier: zone) ?? .current
+            formatter.timeZone = timeZone
+            let departure = formatter.date(from: "2026-12-01T08:30:00Z").map { $0.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: $0))) } ?? Date()
+            let request = DirectionsRequest(stops: stops.map(\.1), transportType: mode, departureDate: departure, timeZone: timeZone)
+            let started = Date()
+            let response: DirectionsResponse
+            do { response = try Directions(request, graph: graph).calculate() } catch {
+                print("    \(mode == .automobile ? "car" : "walk"): \(error)")
+                continue
+            }
+            let milliseconds = Date().timeIntervalSince(started) * 1000
+            let route = response.routes[0]
+            let label = mode == .automobile ? "By car" : "On foot"
+            print("  \(label): \(stops.map(\.0).joined(separator: " → "))")
+            print("    \(TextEncoder.formatDistance(route.distance)), \(TextEncoder.formatDuration(route.expectedTravelTime)); " +
+                  "depart \(formatter.string(from: response.expectedDepartureDate)), arrive \(formatter.string(from: response.expectedArrivalDate)) " +
+                  String(format: "(computed in %.1f ms)", milliseconds))
+            for (i, leg) in route.legs.enumerated() {
+                print("    leg \(i + 1): \(TextEncoder.formatDistance(leg.distance)), \(TextEncoder.formatDuration(leg.expectedTravelTime)), \(leg.steps.count) steps")
+            }
+            let steps = route.steps
+            for step in steps.prefix(5) {
+                print("      \(step.instructions) (\(TextEncoder.formatDistance(step.distance)))")
+            }
+            if steps.count > 5 { print("      … \(steps.count - 5) more steps (`wayfinder route` prints them all)") }
         }
     }
 
