@@ -94,7 +94,7 @@ public struct Directions: Sendable {
         }
         return RouteResult(routes: found.routes, waypoints: found.waypoints, mode: request.transportType.profileName,
                            expectedDepartureDate: departure, expectedArrivalDate: arrival, timeZone: request.timeZone,
-                           straightLines: request.straightLines)
+                           straightLines: request.straightLines, anchoredAtArrival: request.arrivalDate != nil)
     }
 
     /// Travel time, distance, departure and arrival of the best route, without alternatives.

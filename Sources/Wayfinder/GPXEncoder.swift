@@ -11,6 +11,7 @@ public struct GPXEncoder: Sendable {
     /// Write a `<trk>` per route with the full geometry (so apps draw the road, not straight lines between steps).
     public var includeTracks: Bool
 
+    /// Credits "wayfinder" and writes tracks by default.
     public init(creator: String = "wayfinder", includeTracks: Bool = true) {
         self.creator = creator; self.includeTracks = includeTracks
     }

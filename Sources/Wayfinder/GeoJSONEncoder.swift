@@ -10,6 +10,7 @@ public struct GeoJSONEncoder: Sendable {
     /// Indent by two spaces; positions stay on one line.
     public var prettyPrinted: Bool
 
+    /// Routes, legs and stops with a bbox, compact, by default.
     public init(includeSteps: Bool = false, includeBoundingBox: Bool = true, prettyPrinted: Bool = false) {
         self.includeSteps = includeSteps; self.includeBoundingBox = includeBoundingBox; self.prettyPrinted = prettyPrinted
     }

@@ -16,20 +16,26 @@ public struct RouteResult: Equatable, Sendable {
     public var timeZone: TimeZone
     /// The "lines" view: routes are straight great-circle lines between stops, without steps.
     public var straightLines: Bool
+    /// The dates were worked back from a requested arrival ("arrive by"): alternatives then arrive at that time
+    /// and leave earlier, instead of leaving at the same time and arriving later.
+    public var anchoredAtArrival: Bool
 
+    /// A result from its parts; `straightLines` defaults to the road view.
     public init(routes: [Route], waypoints: [Waypoint], mode: String, expectedDepartureDate: Date, expectedArrivalDate: Date,
-                timeZone: TimeZone, straightLines: Bool = false) {
+                timeZone: TimeZone, straightLines: Bool = false, anchoredAtArrival: Bool = false) {
         self.routes = routes; self.waypoints = waypoints; self.mode = mode
         self.expectedDepartureDate = expectedDepartureDate; self.expectedArrivalDate = expectedArrivalDate
-        self.timeZone = timeZone; self.straightLines = straightLines
+        self.timeZone = timeZone; self.straightLines = straightLines; self.anchoredAtArrival = anchoredAtArrival
     }
 
     /// Departure and arrival of `routes[index]`: the primary route uses the result's dates; alternatives leave at
-    /// the same time and arrive after their own travel time.
+    /// the same time and arrive after their own travel time (or, `anchoredAtArrival`, arrive at the same time).
     public func expectedDates(forRoute index: Int) -> (departure: Date, arrival: Date) {
         if index == 0 { return (expectedDepartureDate, expectedArrivalDate) }
-        let time = routes.indices.contains(index) ? routes[index].expectedTravelTime : 0
-        return (expectedDepartureDate, expectedDepartureDate.addingTimeInterval(time.isFinite ? time : 0))
+        var time = routes.indices.contains(index) ? routes[index].expectedTravelTime : 0
+        if !time.isFinite { time = 0 }
+        if anchoredAtArrival { return (expectedArrivalDate.addingTimeInterval(-time), expectedArrivalDate) }
+        return (expectedDepartureDate, expectedDepartureDate.addingTimeInterval(time))
     }
 
     /// The estimated time of arrival of the primary route (distance 0 and the dates' difference when there is none).
@@ -51,6 +57,7 @@ public struct ETASummary: Equatable, Sendable {
     /// The time zone dates are written in.
     public var timeZone: TimeZone
 
+    /// An ETA from its parts.
     public init(distance: Double, expectedTravelTime: Double, expectedDepartureDate: Date, expectedArrivalDate: Date, timeZone: TimeZone) {
         self.distance = distance; self.expectedTravelTime = expectedTravelTime
         self.expectedDepartureDate = expectedDepartureDate; self.expectedArrivalDate = expectedArrivalDate; self.timeZone = timeZone

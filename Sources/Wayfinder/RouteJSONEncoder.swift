@@ -8,6 +8,7 @@ public struct RouteJSONEncoder: Sendable {
     /// Also write every geometry as a `coordinates` array of `{"latitude","longitude"}` objects beside its `polyline`.
     public var includeCoordinates: Bool
 
+    /// A compact encoder by default, polylines only.
     public init(prettyPrinted: Bool = false, includeCoordinates: Bool = false) {
         self.prettyPrinted = prettyPrinted
         self.includeCoordinates = includeCoordinates

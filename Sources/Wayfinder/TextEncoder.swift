@@ -6,6 +6,7 @@ public struct TextEncoder: Sendable {
     /// Print each route's step table (number, leg, instruction, distance, time).
     public var includeSteps: Bool
 
+    /// Step tables on by default.
     public init(includeSteps: Bool = true) {
         self.includeSteps = includeSteps
     }
