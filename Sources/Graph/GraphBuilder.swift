@@ -1,3 +1,4 @@
+import Foundation
 import OSM
 
 /// Turns what `OSMCollector` gathered into the road graph: graph nodes at intersections, dead ends and
@@ -10,6 +11,8 @@ struct GraphBuilder {
     private var exactLengths: [Float] = []
     /// Announces the start of each build phase (for the progress display).
     var phase: (String) -> Void = { _ in }
+    /// Whether to build the ALT landmark tables (a preprocessing step for fast searches).
+    var buildLandmarks = true
 
     init(collector: OSMCollector) {
         self.collector = collector
@@ -80,6 +83,21 @@ struct GraphBuilder {
             statistics.profiles[p].restrictionsViaWay = result.viaWay
         }
         statistics.restrictionsSkipped = resolver.skipped
+
+        if buildLandmarks {
+            phase("preprocessing: landmarks")
+            let frozen = graph
+            let tables = LandmarkTables(count: profileCount)
+            // The profiles' tables are independent: build them on all cores.
+            DispatchQueue.concurrentPerform(iterations: profileCount) { p in
+                tables.store(LandmarkBuilder.build(frozen, profile: p), at: p)
+            }
+            for (p, built) in tables.results.enumerated() {
+                graph.profiles[p].landmarkFrom = built.from
+                graph.profiles[p].landmarkTo = built.to
+                graph.profiles[p].landmarkNodes = built.landmarks
+            }
+        }
 
         phase("building spatial index")
         graph.spatialIndex = SpatialIndexBuilder.build(graph)
@@ -366,5 +384,15 @@ struct GraphBuilder {
         graph.profiles[p].firstIncidence = first
         graph.profiles[p].incidence = incidence
         statistics.profiles[p].nodes = nodesUsed
+    }
+}
+
+/// Collects the landmark tables built concurrently, one slot per profile.
+private final class LandmarkTables: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var results: [(from: [UInt16], to: [UInt16], landmarks: [UInt32])]
+    init(count: Int) { results = Array(repeating: ([], [], []), count: count) }
+    func store(_ tables: (from: [UInt16], to: [UInt16], landmarks: [UInt32]), at index: Int) {
+        lock.lock(); results[index] = tables; lock.unlock()
     }
 }

@@ -51,6 +51,11 @@ public struct ProfileGraphData: Sendable {
     /// `restrictionPath[restrictionStart[r] ..< restrictionStart[r + 1]]`.
     /// 1 for nodes on a small island of road for this profile (see `docs/graph-format.md`), else 0.
     public var island: [UInt8] = []
+    /// ALT landmark tables (see `LandmarkBuilder`): seconds from each landmark to each node and back, node-major;
+    /// empty when the import skipped them.
+    public var landmarkFrom: [UInt16] = []
+    public var landmarkTo: [UInt16] = []
+    public var landmarkNodes: [UInt32] = []
     public var restrictionKinds: [UInt8] = []
     public var restrictionStart: [UInt32] = [0]
     public var restrictionPath: [UInt32] = []

@@ -4,6 +4,8 @@ import OSM
 public struct GraphImporter {
     /// The profiles to build, in the order their sections and node-flag bits take.
     public var profiles: [TravelProfile]
+    /// Whether to build the ALT landmark tables that speed up searches (preprocessing after the import proper).
+    public var buildLandmarks = true
 
     /// Progress as the import goes: reading (raw and XML bytes, elements) and then the build phases.
     public enum Progress {
@@ -54,6 +56,7 @@ public struct GraphImporter {
         collector.statistics.relationsRead = reader.relationCount
         var builder = GraphBuilder(collector: collector)
         builder.phase = { progress(.phase($0)) }
+        builder.buildLandmarks = buildLandmarks
         let graph = builder.build()
         if graph.edgeFrom.isEmpty { throw .noRoads(input.file.name) }
         progress(.phase("writing"))
@@ -101,6 +104,9 @@ public struct GraphImporter {
             try writer.append(names.firstIncidence, profile.firstIncidence)
             try writer.append(names.incidence, profile.incidence)
             try writer.append(names.island, profile.island)
+            try writer.append(names.landmarkFrom, profile.landmarkFrom)
+            try writer.append(names.landmarkTo, profile.landmarkTo)
+            try writer.append(names.landmarkNodes, profile.landmarkNodes)
             try writer.append(names.restrictionKinds, profile.restrictionKinds)
             try writer.append(names.restrictionStart, profile.restrictionStart)
             try writer.append(names.restrictionPath, profile.restrictionPath)

@@ -67,6 +67,8 @@ public struct RoadGraph: @unchecked Sendable {
                 timeForward: try file.array(names.timeForward), timeBackward: try file.array(names.timeBackward),
                 firstIncidence: try file.array(names.firstIncidence), incidence: try file.array(names.incidence),
                 island: try file.array(names.island),
+                landmarkFrom: try file.array(names.landmarkFrom), landmarkTo: try file.array(names.landmarkTo),
+                landmarkNodes: try file.array(names.landmarkNodes),
                 restrictionKinds: try file.array(names.restrictionKinds), restrictionStart: try file.array(names.restrictionStart),
                 restrictionPath: try file.array(names.restrictionPath)))
         }
@@ -76,7 +78,8 @@ public struct RoadGraph: @unchecked Sendable {
         let n = nodeLatitudes.count, e = edgeFrom.count
         guard nodeLongitudes.count == n, nodeOSMIDs.count == n, nodeFlags.count == n, edgeTo.count == e,
               edgeLengthMillimetres.count == e, edgeWay.count == e, edgeShapeStart.count == e + 1,
-              shapeLongitudes.count == shapeLatitudes.count, profiles.allSatisfy({ $0.timeForward.count == e && $0.timeBackward.count == e && $0.firstIncidence.count == n + 1 && $0.island.count == n }) else {
+              shapeLongitudes.count == shapeLatitudes.count, profiles.allSatisfy({ $0.timeForward.count == e && $0.timeBackward.count == e && $0.firstIncidence.count == n + 1 && $0.island.count == n
+                  && $0.landmarkFrom.count == n * $0.landmarkCount && $0.landmarkTo.count == n * $0.landmarkCount }) else {
             throw .corrupt(path: file.path, message: "section sizes disagree")
         }
     }
@@ -123,6 +126,13 @@ public struct ProfileGraph: @unchecked Sendable {
     public let incidence: UnsafeBufferPointer<UInt32>
     /// 1 for nodes on a small island of road (not the main network) for this profile.
     public let island: UnsafeBufferPointer<UInt8>
+    /// ALT tables: whole seconds (rounded down) from landmark k to node n at `landmarkFrom[n × landmarkCount + k]`,
+    /// and from node n to landmark k in `landmarkTo`; empty when the graph was imported without them.
+    public let landmarkFrom: UnsafeBufferPointer<UInt16>
+    public let landmarkTo: UnsafeBufferPointer<UInt16>
+    public let landmarkNodes: UnsafeBufferPointer<UInt32>
+    /// Number of landmarks (0 when the tables are absent).
+    public var landmarkCount: Int { landmarkNodes.count }
     public let restrictionKinds: UnsafeBufferPointer<UInt8>
     public let restrictionStart: UnsafeBufferPointer<UInt32>
     public let restrictionPath: UnsafeBufferPointer<UInt32>
@@ -166,13 +176,17 @@ public enum GraphSectionName {
 
     /// The section names of one profile (`car.time_fwd`…).
     public struct Profile {
-        public let timeForward, timeBackward, firstIncidence, incidence, island, restrictionKinds, restrictionStart, restrictionPath: String
+        public let timeForward, timeBackward, firstIncidence, incidence, island, landmarkFrom, landmarkTo, landmarkNodes: String
+        public let restrictionKinds, restrictionStart, restrictionPath: String
         public init(_ name: String) {
             timeForward = "\(name).time_fwd"
             timeBackward = "\(name).time_bwd"
             firstIncidence = "\(name).inc_first"
             incidence = "\(name).inc"
             island = "\(name).island"
+            landmarkFrom = "\(name).alt_from"
+            landmarkTo = "\(name).alt_to"
+            landmarkNodes = "\(name).alt_nodes"
             restrictionKinds = "\(name).restr_kind"
             restrictionStart = "\(name).restr_start"
             restrictionPath = "\(name).restr_path"

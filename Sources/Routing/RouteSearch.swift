@@ -71,19 +71,23 @@ public struct RouteSearch: Sendable {
         let targetLatitude = target.coordinate.latitude * rad, targetLongitude = target.coordinate.longitude * rad
         let cosTarget = cos(targetLatitude)
         let metresPerMillisecond = g.maximumSpeed
-        @inline(__always) func bound(_ node: Int) -> Double {
-            guard useHeuristic else { return 0 }
-            let lat = Double(graph.nodeLatitudes[node]) * 1e-7 * rad, lon = Double(graph.nodeLongitudes[node]) * 1e-7 * rad
-            let a = sin((targetLatitude - lat) / 2), b = sin((targetLongitude - lon) / 2)
-            let h = a * a + cos(lat) * cosTarget * b * b
-            return 2 * Geo.earthRadius * asin(min(1, h.squareRoot())) / metresPerMillisecond
-        }
         // The directed edges that end the route part-way along the target edge, and their partial cost.
         var targetEntries: [(d: UInt32, cost: Double)] = []
         if target.node == nil {
             let e = UInt32(target.edge)
             if g.time(e << 1) != closedEdge { targetEntries.append((e << 1, cost(e << 1) * target.fraction)) }
             if g.time(e << 1 | 1) != closedEdge { targetEntries.append((e << 1 | 1, cost(e << 1 | 1) * (1 - target.fraction))) }
+        }
+        // ALT bound: the nodes the target is entered from, with the time still to go from each.
+        let landmarks = useHeuristic ? LandmarkBound(profile: g.profile, targets: target.node.map { [($0, 0.0)] } ?? targetEntries.map { (g.tail($0.d), $0.cost) }) : nil
+        @inline(__always) func bound(_ node: Int) -> Double {
+            guard useHeuristic else { return 0 }
+            let lat = Double(graph.nodeLatitudes[node]) * 1e-7 * rad, lon = Double(graph.nodeLongitudes[node]) * 1e-7 * rad
+            let a = sin((targetLatitude - lat) / 2), b = sin((targetLongitude - lon) / 2)
+            let h = a * a + cos(lat) * cosTarget * b * b
+            let geometric = 2 * Geo.earthRadius * asin(min(1, h.squareRoot())) / metresPerMillisecond
+            guard let landmarks else { return geometric }
+            return max(geometric, landmarks.bound(node))
         }
 
         var best = Double.infinity
@@ -147,6 +151,9 @@ public struct RouteSearch: Sendable {
                 let nextState = g.stateID(next, rule: nextRule)
                 let nextCost = c + cost(next)
                 if !ws.isReached(nextState) || nextCost < ws.cost[nextState] {
+                    // The landmark bound is admissible but, stored in whole seconds, not always consistent:
+                    // a state found cheaper after it was settled is opened again.
+                    if ws.isSettled(nextState) { ws.unsettle(nextState) }
                     ws.reach(nextState, cost: nextCost, parent: state32)
                     ws.heap.push(nextCost + bound(g.head(next)), Int32(nextState))
                 }
@@ -184,5 +191,51 @@ public struct RouteSearch: Sendable {
         }
         return SearchResult(traversals: traversals, duration: traversals.reduce(0) { $0 + $1.duration },
                             distance: traversals.reduce(0) { $0 + $1.distance }, settled: settled)
+    }
+}
+
+/// The ALT lower bound on the time from a node to the target, from the profile's landmark tables:
+/// for each node the target is entered from, the best triangle-inequality bound over the landmarks, plus the
+/// time still to go from that node; the smallest of those.
+struct LandmarkBound {
+    let profile: ProfileGraph
+    let count: Int
+    /// Per target entry node: its distances from and to each landmark, and the time left after it (ms).
+    private var targets: [(from: [UInt16], to: [UInt16], remaining: Double)] = []
+
+    init?(profile: ProfileGraph, targets entries: [(node: Int, remaining: Double)]) {
+        count = profile.landmarkCount
+        guard count > 0, !entries.isEmpty else { return nil }
+        self.profile = profile
+        for (node, remaining) in entries {
+            let base = node * count
+            targets.append((Array(profile.landmarkFrom[base..<base + count]), Array(profile.landmarkTo[base..<base + count]), remaining))
+        }
+    }
+
+    /// Milliseconds at least from `node` to the target (`.infinity` when the target cannot be reached from it).
+    @inline(__always)
+    func bound(_ node: Int) -> Double {
+        let base = node * count
+        let unreachable = LandmarkBuilder.unreachable, saturated = LandmarkBuilder.saturated
+        var best = Double.infinity
+        for target in targets {
+            var units = 0
+            var cut = false
+            for k in 0..<count {
+                let fromNode = profile.landmarkFrom[base + k], toNode = profile.landmarkTo[base + k]
+                let fromTarget = target.from[k], toTarget = target.to[k]
+                // d(L, target) − d(L, node)
+                if fromTarget < saturated && fromNode < saturated { units = max(units, Int(fromTarget) - Int(fromNode) - 1) }
+                // d(node, L) − d(target, L); a node that cannot reach L cannot reach a target that can.
+                if toTarget < saturated {
+                    if toNode == unreachable { cut = true; break }
+                    if toNode < saturated { units = max(units, Int(toNode) - Int(toTarget) - 1) }
+                }
+            }
+            if cut { continue }
+            best = min(best, Double(units) * Double(LandmarkBuilder.unit) + target.remaining)
+        }
+        return best
     }
 }

@@ -89,12 +89,23 @@ public final class Router: @unchecked Sendable {
         let waypoints = snapped.map { Waypoint(query: $0.query, location: $0.location, snappingDistance: $0.distance, name: $0.name.isEmpty ? $0.ref : $0.name) }
         var legs: [RouteLeg] = []
         var results: [SearchResult] = []
+        var start = SearchEndpoint(snapped[0], in: graph)
         for i in 0..<(snapped.count - 1) {
-            guard let result = search.route(from: SearchEndpoint(snapped[i], in: graph), to: SearchEndpoint(snapped[i + 1], in: graph)) else {
+            guard let result = search.route(from: start, to: SearchEndpoint(snapped[i + 1], in: graph)) else {
                 throw .noRoute(leg: i, from: stops[i], to: stops[i + 1], profile: profile.profile.name)
             }
             results.append(result)
             legs.append(leg(result, from: snapped[i], to: snapped[i + 1]))
+            // A stop on a node closed to the profile (a bollard) is a dead end: the next leg leaves it back along
+            // the edge this one arrived by, not past the barrier (when this leg did not move, it keeps its own start).
+            let next = SearchEndpoint(snapped[i + 1], in: graph)
+            if let n = next.node, profile.isBlocked(graph.nodeFlags[n]) {
+                if let last = result.traversals.last {
+                    start = SearchEndpoint(edge: last.edge, fraction: last.endFraction, node: nil, coordinate: next.coordinate)
+                }
+            } else {
+                start = next
+            }
         }
         var routes = [route(legs)]
         if options.alternatives > 0 && snapped.count == 2 {

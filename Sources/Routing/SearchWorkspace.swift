@@ -31,6 +31,7 @@ public final class SearchWorkspace {
     @inline(__always) func isReached(_ s: Int) -> Bool { stamp[s] == generation }
     @inline(__always) func isSettled(_ s: Int) -> Bool { settledStamp[s] == generation }
     @inline(__always) func settle(_ s: Int) { settledStamp[s] = generation }
+    @inline(__always) func unsettle(_ s: Int) { settledStamp[s] = 0 }
     @inline(__always) func reach(_ s: Int, cost c: Double, parent p: Int32) {
         stamp[s] = generation; cost[s] = c; parent[s] = p
     }

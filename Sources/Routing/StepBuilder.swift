@@ -18,9 +18,13 @@ import Graph
 ///   to that step (OSRM's default, without `roundabout_exits`). A leg ending on the ring gets a `roundabout` step
 ///   without `exit`; a leg starting on the ring gets an `exit roundabout` step where it leaves.
 ///
+/// A name that changes for less than 100 m and then changes back (no turn either way) is not announced: the two
+/// `new name` steps are dropped (OSRM's suppression of short name segments).
+///
 /// The route is the *obvious way on* when every other road it could take deviates from straight ahead by at least
-/// 30° more than the route does. Directions are measured over the 15 m of road before and after the node
-/// (`TurnAngle.bearingWindow`) and classified by `TurnAngle.modifier(forDeviation:)`.
+/// 30° more than the route does (15° more when the route goes straight on, i.e. bends by less than 20°).
+/// Directions are measured over the 15 m of road before and after the node (`TurnAngle.bearingWindow`) and
+/// classified by `TurnAngle.modifier(forDeviation:)`.
 ///
 /// **Roundabout detection.** The graph does not store `junction=roundabout`; a way counts as a roundabout when
 /// its edges form a closed ring (the way ends where it starts, pieces joined end to end), at most 1.5 km
@@ -46,10 +50,15 @@ public enum StepBuilder {
         return assembler.steps(from: start, to: end)
     }
 
-    /// How much straighter than every alternative the route must be to count as the obvious way on, degrees.
+    /// How much straighter than every alternative a (slightly) bending route must be to count as the obvious
+    /// way on, degrees.
     static let obviousMargin = 30.0
+    /// The same for a route going straight on: a road leaving 15° or more off its line is not mistaken for it.
+    static let straightObviousMargin = 15.0
     /// Largest circumference of a ring way taken for a roundabout, metres.
     static let roundaboutMaximumLength = 1500.0
+    /// A road whose name changes for less than this, metres, and then changes back, is told as one road.
+    static let shortNameSegment = 100.0
 
     /// The manoeuvre at a junction, or nil when there is nothing to announce.
     ///
@@ -64,7 +73,8 @@ public enum StepBuilder {
         if sameRoad && alternatives.isEmpty { return nil }
         let modifier = TurnAngle.modifier(forDeviation: deviation)
         if modifier == .uturn { return (.uturn, .uturn) }
-        let obvious = alternatives.allSatisfy { abs($0) - abs(deviation) >= obviousMargin }
+        let margin = modifier == .straight ? straightObviousMargin : obviousMargin
+        let obvious = alternatives.allSatisfy { abs($0) - abs(deviation) >= margin }
         let gentle = abs(deviation) < TurnAngle.slightBelow
         if sameRoad { return obvious && gentle ? nil : (.continue, modifier) }
         if alternatives.isEmpty || (obvious && gentle) { return (.newName, modifier) }
@@ -275,7 +285,31 @@ extension StepBuilder {
                 }
                 if let step = junctionStep(at: junction, after: j) { planned.append(step) }
             }
-            return planned
+            return suppressingShortNameSegments(planned)
+        }
+
+        /// The planned steps without short name oscillations: where the road's name changes for less than
+        /// `StepBuilder.shortNameSegment` metres and then changes back (a bridge or tunnel piece with its own or no
+        /// name, say), with no turn either way, the two `new name` steps are dropped and the road is one step.
+        func suppressingShortNameSegments(_ planned: [PlannedStep]) -> [PlannedStep] {
+            var result: [PlannedStep] = []
+            var k = 0
+            while k < planned.count {
+                if let previous = result.last, k + 1 < planned.count, planned[k].maneuver == .newName,
+                   planned[k + 1].maneuver == .newName, !planned[k + 1].road.differs(from: previous.road),
+                   length(of: planned[k].firstStretch..<planned[k + 1].firstStretch) < StepBuilder.shortNameSegment {
+                    k += 2
+                    continue
+                }
+                result.append(planned[k])
+                k += 1
+            }
+            return result
+        }
+
+        /// Metres travelled over a range of stretches.
+        private func length(of range: Range<Int>) -> Double {
+            stretches[range].reduce(0) { $0 + $1.distance }
         }
 
         /// The `depart` step: at the start, heading along the first stretch.

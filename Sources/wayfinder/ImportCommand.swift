@@ -5,16 +5,17 @@ import OSM
 /// `wayfinder import INPUT -o OUTPUT.wfg`: OSM XML (plain, gzip, bzip2; "-" for stdin) to a graph file.
 enum ImportCommand {
     static let usage = """
-    usage: wayfinder import INPUT [-o OUTPUT.wfg] [--profiles FILE.json] [--quiet]
+    usage: wayfinder import INPUT [-o OUTPUT.wfg] [--profiles FILE.json] [--no-landmarks] [--quiet]
 
       INPUT            OSM XML: .osm, .osm.gz or .osm.bz2 (compression told from the first bytes); - reads stdin
       -o, --output     the graph file to write (default: INPUT's name with .wfg, in the current folder)
       --profiles FILE  a JSON array of profile tables to build instead of the default car and foot
+      --no-landmarks   skip the preprocessing for fast searches (ALT landmark tables): a smaller file, slower routes
       -q, --quiet      no progress bar, only the summary
     """
 
     static func run(_ arguments: [String]) throws {
-        let args = try ArgumentList(arguments, valued: ["-o", "--output", "--profiles"], switches: ["-q", "--quiet", "-h", "--help"])
+        let args = try ArgumentList(arguments, valued: ["-o", "--output", "--profiles"], switches: ["-q", "--quiet", "--no-landmarks", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard args.positionals.count == 1 else { throw CommandError.usage("import takes one input file\n\n\(usage)") }
         let input = args.positionals[0]
@@ -22,6 +23,7 @@ enum ImportCommand {
             throw CommandError.usage("reading standard input needs -o OUTPUT.wfg")
         }
         var importer = GraphImporter()
+        importer.buildLandmarks = !args.has("--no-landmarks")
         if let file = args.value("--profiles") {
             do {
                 importer.profiles = try JSONDecoder().decode([TravelProfile].self, from: Data(contentsOf: URL(fileURLWithPath: file)))
@@ -31,6 +33,8 @@ enum ImportCommand {
         }
         let display = TerminalProgress(quiet: args.has("-q") || args.has("--quiet"))
         let started = Date()
+        nonisolated(unsafe) var preprocessingStarted: Date? = nil
+        nonisolated(unsafe) var preprocessingEnded: Date? = nil
         let statistics: ImportStatistics
         do {
             statistics = try importer.run(input: input, output: output) { progress in
@@ -52,6 +56,9 @@ enum ImportCommand {
                     if xml != raw { line += String(format: "  (XML %.1f MB/s)", Double(xml) / seconds / 1e6) }
                     display.show(line)
                 case let .phase(name):
+                    let now = Date()
+                    if preprocessingStarted != nil && preprocessingEnded == nil { preprocessingEnded = now }
+                    if name.hasPrefix("preprocessing") { preprocessingStarted = now }
                     display.show("building: \(name)…", force: true)
                 }
             }
@@ -66,7 +73,9 @@ enum ImportCommand {
         display.finish()
         let wall = Date().timeIntervalSince(started)
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64) ?? 0
-        print(summary(statistics, input: input, output: output, fileSize: fileSize, wall: wall, peak: peakMemoryBytes()))
+        var preprocessing: Double? = nil
+        if let a = preprocessingStarted, let b = preprocessingEnded { preprocessing = b.timeIntervalSince(a) }
+        print(summary(statistics, input: input, output: output, fileSize: fileSize, wall: wall, peak: peakMemoryBytes(), preprocessing: preprocessing))
     }
 
     static func defaultOutput(for input: String) -> String? {
@@ -77,7 +86,7 @@ enum ImportCommand {
     }
 
     /// The end-of-import report: what was read, built, skipped, and what it cost.
-    static func summary(_ s: ImportStatistics, input: String, output: String, fileSize: Int64, wall: Double, peak: Int64) -> String {
+    static func summary(_ s: ImportStatistics, input: String, output: String, fileSize: Int64, wall: Double, peak: Int64, preprocessing: Double? = nil) -> String {
         var lines: [String] = []
         lines.append("Imported \(input == "-" ? "standard input" : input) → \(output)")
         lines.append("  read          \(Format.count(s.nodesRead)) nodes, \(Format.count(s.waysRead)) ways, \(Format.count(s.relationsRead)) relations")
@@ -101,7 +110,9 @@ enum ImportCommand {
         let directed = s.profiles.reduce(0) { $0 + $1.directedEdges }
         let perEdge = directed > 0 ? String(format: " (%.1f bytes per directed edge)", Double(fileSize) / Double(directed)) : ""
         lines.append("  file          \(Format.bytes(fileSize))\(perEdge)")
-        lines.append("  time          " + String(format: "%.2f s", wall) + ", peak memory \(Format.bytes(peak))")
+        var time = "  time          " + String(format: "%.2f s", wall)
+        if let preprocessing { time += String(format: " (of which %.2f s preprocessing: landmarks)", preprocessing) }
+        lines.append(time + ", peak memory \(Format.bytes(peak))")
         return lines.joined(separator: "\n")
     }
 }

@@ -111,7 +111,7 @@ final class GraphFileTests: XCTestCase {
         }
         XCTAssertEqual(end, bytes.count, "the last section ends the file")
         XCTAssertTrue(bytes[(64 + 48 * count)..<4096].allSatisfy { $0 == 0 }, "the rest of the header is zero")
-        let profileSections = { (p: String) in ["time_fwd", "time_bwd", "inc_first", "inc", "island", "restr_kind", "restr_start", "restr_path"].map { "\(p).\($0)" } }
+        let profileSections = { (p: String) in ["time_fwd", "time_bwd", "inc_first", "inc", "island", "alt_from", "alt_to", "alt_nodes", "restr_kind", "restr_start", "restr_path"].map { "\(p).\($0)" } }
         XCTAssertEqual(names, ["meta", "node.lat", "node.lon", "node.osm_id", "node.flags", "edge.from", "edge.to", "edge.length_mm",
                                "edge.way", "edge.shape_start", "shape.lat", "shape.lon", "way.osm_id", "way.name", "way.ref",
                                "way.class", "string.start", "string.bytes"]
