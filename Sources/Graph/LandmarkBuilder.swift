@@ -1,7 +1,7 @@
 import Foundation
 
-/// Builds the landmark tables of ALT (A*, landmarks, triangle inequality): for a few far-apart landmark
-/// nodes, the travel time from each landmark to every node and from every node to each landmark. A search
+/// Builds the landmark tables of ALT (A*, landmarks, triangle inequality): for a few landmark nodes around
+/// the network (chosen from planar and farthest candidates by the bounds they give on sample pairs), the travel time from each landmark to every node and from every node to each landmark. A search
 /// bounds the time left to its target from these by the triangle inequality.
 ///
 /// Times are over the profile's node graph without turn restrictions or barriers, so they are lower bounds
@@ -20,38 +20,101 @@ public enum LandmarkBuilder {
     static func build(_ graph: GraphData, profile p: Int) -> (from: [UInt16], to: [UInt16], landmarks: [UInt32]) {
         let n = graph.nodeLatitudes.count
         let profile = graph.profiles[p]
-        var from = [UInt16](repeating: unreachable, count: n * count)
-        var to = [UInt16](repeating: unreachable, count: n * count)
-        // Start from the first node of the main network; each next landmark is the node farthest from those chosen.
-        guard let seed = (0..<n).first(where: { profile.island[$0] == 0 }) else { return ([], [], []) }
-        var nearest = [UInt32](repeating: UInt32.max, count: n)
-        var landmarks: [UInt32] = []
+        // Planar candidates: split the main network around its centre into `count` equal angular sectors and take
+        // in each the node farthest by travel time from the centre node, so the candidates surround the network.
+        let main = (0..<n).filter { profile.island[$0] == 0 }
+        guard !main.isEmpty else { return ([], [], []) }
+        var sumLat = 0.0, sumLon = 0.0
+        for v in main { sumLat += Double(graph.nodeLatitudes[v]); sumLon += Double(graph.nodeLongitudes[v]) }
+        let centreLat = sumLat / Double(main.count), centreLon = sumLon / Double(main.count)
+        let cosine = cos(centreLat * 1e-7 * Double.pi / 180)
+        var centre = main[0], centreDistance = Double.infinity
+        for v in main {
+            let dy = Double(graph.nodeLatitudes[v]) - centreLat, dx = (Double(graph.nodeLongitudes[v]) - centreLon) * cosine
+            let d = dx * dx + dy * dy
+            if d < centreDistance { centreDistance = d; centre = v }
+        }
         var search = NodeDijkstra(graph: graph, profile: profile)
-        var candidate = farthest(search.run(from: seed, reverse: false), among: profile.island, excluding: [])
-        for k in 0..<count {
-            guard let landmark = candidate else { break }
-            landmarks.append(UInt32(landmark))
+        let fromCentre = search.run(from: centre, reverse: false)
+        var sectorBest = [Int?](repeating: nil, count: count)
+        for v in main where fromCentre[v] != UInt32.max {
+            let dy = Double(graph.nodeLatitudes[v]) - centreLat, dx = (Double(graph.nodeLongitudes[v]) - centreLon) * cosine
+            var angle = atan2(dy, dx)
+            if angle < 0 { angle += 2 * Double.pi }
+            let sector = min(count - 1, Int(angle / (2 * Double.pi) * Double(count)))
+            if let current = sectorBest[sector], fromCentre[current] >= fromCentre[v] { continue }
+            sectorBest[sector] = v
+        }
+        // Candidates: the planar ones, then as many chosen by farthest selection; each with its two tables.
+        var candidates: [Int] = []
+        var candidateFrom: [[UInt16]] = [], candidateTo: [[UInt16]] = []
+        var nearest = fromCentre
+        func add(_ landmark: Int) {
             let forward = search.run(from: landmark, reverse: false)
             let backward = search.run(from: landmark, reverse: true)
-            for v in 0..<n {
-                from[v * count + k] = quantise(forward[v])
-                to[v * count + k] = quantise(backward[v])
-                nearest[v] = min(nearest[v], forward[v])
-            }
-            candidate = farthest(nearest, among: profile.island, excluding: Set(landmarks.map(Int.init)))
+            candidates.append(landmark)
+            candidateFrom.append(forward.map(quantise))
+            candidateTo.append(backward.map(quantise))
+            for v in 0..<n { nearest[v] = min(nearest[v], forward[v]) }
         }
-        // A small network may have fewer far-apart nodes than landmarks wanted: keep the tables dense.
+        for landmark in sectorBest.compactMap({ $0 }) { add(landmark) }
+        for _ in 0..<count {
+            guard let next = farthest(nearest, among: profile.island, excluding: Set(candidates)) else { break }
+            add(next)
+        }
+        // Keep the `count` candidates that together give the best bounds on a sample of node pairs (greedy).
+        let chosen = choose(count, from: candidateFrom, candidateTo, sample: samplePairs(main, count: 512))
+        let landmarks = chosen.map { UInt32(candidates[$0]) }
         let found = landmarks.count
-        if found < count {
-            var compactFrom = [UInt16](), compactTo = [UInt16]()
-            compactFrom.reserveCapacity(n * found); compactTo.reserveCapacity(n * found)
+        var from = [UInt16](repeating: unreachable, count: n * found)
+        var to = [UInt16](repeating: unreachable, count: n * found)
+        for (k, c) in chosen.enumerated() {
             for v in 0..<n {
-                compactFrom.append(contentsOf: from[(v * count)..<(v * count + found)])
-                compactTo.append(contentsOf: to[(v * count)..<(v * count + found)])
+                from[v * found + k] = candidateFrom[c][v]
+                to[v * found + k] = candidateTo[c][v]
             }
-            return (compactFrom, compactTo, landmarks)
         }
         return (from, to, landmarks)
+    }
+
+    /// Deterministic pseudo-random pairs of main-network nodes (SplitMix64).
+    static func samplePairs(_ nodes: [Int], count: Int) -> [(Int, Int)] {
+        var state: UInt64 = 0x5EED
+        func next() -> Int {
+            state &+= 0x9E3779B97F4A7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+            return Int((z ^ (z >> 31)) % UInt64(nodes.count))
+        }
+        return (0..<count).map { _ in (nodes[next()], nodes[next()]) }
+    }
+
+    /// Greedily picks up to `count` candidates maximising the summed landmark bound over the sample pairs.
+    static func choose(_ count: Int, from: [[UInt16]], _ to: [[UInt16]], sample: [(Int, Int)]) -> [Int] {
+        // bound[c][i]: candidate c's lower bound (units) for sample pair i.
+        let bounds: [[Int]] = from.indices.map { c in
+            sample.map { (s, t) in
+                var best = 0
+                let fs = from[c][s], ft = from[c][t], ts = to[c][s], tt = to[c][t]
+                if fs < saturated && ft < saturated { best = max(best, Int(ft) - Int(fs)) }
+                if ts < saturated && tt < saturated { best = max(best, Int(ts) - Int(tt)) }
+                return best
+            }
+        }
+        var current = [Int](repeating: 0, count: sample.count)
+        var chosen: [Int] = []
+        for _ in 0..<min(count, from.count) {
+            var bestCandidate = -1, bestGain = -1
+            for c in from.indices where !chosen.contains(c) {
+                var gain = 0
+                for i in sample.indices { gain += max(0, bounds[c][i] - current[i]) }
+                if gain > bestGain { bestGain = gain; bestCandidate = c }
+            }
+            chosen.append(bestCandidate)
+            for i in sample.indices { current[i] = max(current[i], bounds[bestCandidate][i]) }
+        }
+        return chosen
     }
 
     static func quantise(_ milliseconds: UInt32) -> UInt16 {

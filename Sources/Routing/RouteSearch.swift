@@ -200,16 +200,23 @@ public struct RouteSearch: Sendable {
 struct LandmarkBound {
     let profile: ProfileGraph
     let count: Int
-    /// Per target entry node: its distances from and to each landmark, and the time left after it (ms).
-    private var targets: [(from: [UInt16], to: [UInt16], remaining: Double)] = []
+    /// Per target entry node (one or two), flattened: distances from and to each landmark (as Int32, with
+    /// `Int32.max` for unknown), and the milliseconds left after that node.
+    private var fromTarget: [Int32] = []
+    private var toTarget: [Int32] = []
+    private var remaining: [Double] = []
 
     init?(profile: ProfileGraph, targets entries: [(node: Int, remaining: Double)]) {
         count = profile.landmarkCount
         guard count > 0, !entries.isEmpty else { return nil }
         self.profile = profile
-        for (node, remaining) in entries {
-            let base = node * count
-            targets.append((Array(profile.landmarkFrom[base..<base + count]), Array(profile.landmarkTo[base..<base + count]), remaining))
+        for (node, left) in entries {
+            for k in 0..<count {
+                let f = profile.landmarkFrom[node * count + k], t = profile.landmarkTo[node * count + k]
+                fromTarget.append(f < LandmarkBuilder.saturated ? Int32(f) : Int32.max)
+                toTarget.append(t < LandmarkBuilder.saturated ? Int32(t) : Int32.max)
+            }
+            remaining.append(left)
         }
     }
 
@@ -217,24 +224,23 @@ struct LandmarkBound {
     @inline(__always)
     func bound(_ node: Int) -> Double {
         let base = node * count
-        let unreachable = LandmarkBuilder.unreachable, saturated = LandmarkBuilder.saturated
+        let saturated = LandmarkBuilder.saturated, unreachable = LandmarkBuilder.unreachable
         var best = Double.infinity
-        for target in targets {
-            var units = 0
+        for t in 0..<remaining.count {
+            var units: Int32 = 0
             var cut = false
+            let offset = t * count
             for k in 0..<count {
                 let fromNode = profile.landmarkFrom[base + k], toNode = profile.landmarkTo[base + k]
-                let fromTarget = target.from[k], toTarget = target.to[k]
-                // d(L, target) − d(L, node)
-                if fromTarget < saturated && fromNode < saturated { units = max(units, Int(fromTarget) - Int(fromNode) - 1) }
+                let fromT = fromTarget[offset + k], toT = toTarget[offset + k]
+                // d(L, target) − d(L, node), less one unit for the rounding of the stored seconds.
+                if fromT != Int32.max && fromNode < saturated { units = max(units, fromT - Int32(fromNode) - 1) }
                 // d(node, L) − d(target, L); a node that cannot reach L cannot reach a target that can.
-                if toTarget < saturated {
-                    if toNode == unreachable { cut = true; break }
-                    if toNode < saturated { units = max(units, Int(toNode) - Int(toTarget) - 1) }
+                if toT != Int32.max {
+                    if toNode < saturated { units = max(units, Int32(toNode) - toT - 1) } else if toNode == unreachable { cut = true; break }
                 }
             }
-            if cut { continue }
-            best = min(best, Double(units) * Double(LandmarkBuilder.unit) + target.remaining)
+            if !cut { best = min(best, Double(units) * Double(LandmarkBuilder.unit) + remaining[t]) }
         }
         return best
     }
