@@ -84,13 +84,20 @@ struct GraphBuilder {
         }
         statistics.restrictionsSkipped = resolver.skipped
 
+        phase("building spatial index")
+        graph.spatialIndex = SpatialIndexBuilder.build(graph)
         if buildLandmarks {
             phase("preprocessing: landmarks")
             let frozen = graph
             let tables = LandmarkTables(count: profileCount)
-            // The profiles' tables are independent: build them on all cores.
-            DispatchQueue.concurrentPerform(iterations: profileCount) { p in
-                tables.store(LandmarkBuilder.build(frozen, profile: p), at: p)
+            // The profiles' tables are independent: on graphs of moderate size build them on all cores; on large
+            // ones one after the other, so that only one profile's working arrays add to the peak memory.
+            if frozen.nodeLatitudes.count < 1_000_000 {
+                DispatchQueue.concurrentPerform(iterations: profileCount) { p in
+                    tables.store(LandmarkBuilder.build(frozen, profile: p), at: p)
+                }
+            } else {
+                for p in 0..<profileCount { tables.store(LandmarkBuilder.build(frozen, profile: p), at: p) }
             }
             for (p, built) in tables.results.enumerated() {
                 graph.profiles[p].landmarkFrom = built.from
@@ -99,8 +106,6 @@ struct GraphBuilder {
             }
         }
 
-        phase("building spatial index")
-        graph.spatialIndex = SpatialIndexBuilder.build(graph)
         statistics.shapePoints = graph.shapeLatitudes.count
         if !graph.nodeLatitudes.isEmpty {
             statistics.minLatitude = graph.nodeLatitudes.min()!

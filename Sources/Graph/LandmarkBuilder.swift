@@ -22,39 +22,43 @@ public enum LandmarkBuilder {
         let profile = graph.profiles[p]
         // Planar candidates: split the main network around its centre into `count` equal angular sectors and take
         // in each the node farthest by travel time from the centre node, so the candidates surround the network.
-        let main = (0..<n).filter { profile.island[$0] == 0 }
+        var main = (0..<n).filter { profile.island[$0] == 0 }.map { UInt32($0) }
         guard !main.isEmpty else { return ([], [], []) }
         var sumLat = 0.0, sumLon = 0.0
-        for v in main { sumLat += Double(graph.nodeLatitudes[v]); sumLon += Double(graph.nodeLongitudes[v]) }
+        for v32 in main { let v = Int(v32); sumLat += Double(graph.nodeLatitudes[v]); sumLon += Double(graph.nodeLongitudes[v]) }
         let centreLat = sumLat / Double(main.count), centreLon = sumLon / Double(main.count)
         let cosine = cos(centreLat * 1e-7 * Double.pi / 180)
-        var centre = main[0], centreDistance = Double.infinity
-        for v in main {
+        var centre = Int(main[0]), centreDistance = Double.infinity
+        for v32 in main {
+            let v = Int(v32)
             let dy = Double(graph.nodeLatitudes[v]) - centreLat, dx = (Double(graph.nodeLongitudes[v]) - centreLon) * cosine
             let d = dx * dx + dy * dy
             if d < centreDistance { centreDistance = d; centre = v }
         }
         var search = NodeDijkstra(graph: graph, profile: profile)
-        let fromCentre = search.run(from: centre, reverse: false)
+        var nearest = search.run(from: centre, reverse: false)
         var sectorBest = [Int?](repeating: nil, count: count)
-        for v in main where fromCentre[v] != UInt32.max {
+        for v32 in main where nearest[Int(v32)] != UInt32.max {
+            let v = Int(v32)
             let dy = Double(graph.nodeLatitudes[v]) - centreLat, dx = (Double(graph.nodeLongitudes[v]) - centreLon) * cosine
             var angle = atan2(dy, dx)
             if angle < 0 { angle += 2 * Double.pi }
             let sector = min(count - 1, Int(angle / (2 * Double.pi) * Double(count)))
-            if let current = sectorBest[sector], fromCentre[current] >= fromCentre[v] { continue }
+            if let current = sectorBest[sector], nearest[current] >= nearest[v] { continue }
             sectorBest[sector] = v
         }
-        // Candidates: the planar ones, then as many chosen by farthest selection; each with its two tables.
+        // Candidates: the planar ones, then as many chosen by farthest selection. Only their times to and from
+        // the sample pairs' nodes are kept while choosing, so memory stays at one full table per chosen landmark.
+        let sample = samplePairs(main, count: 512)
+        main = []
         var candidates: [Int] = []
-        var candidateFrom: [[UInt16]] = [], candidateTo: [[UInt16]] = []
-        var nearest = fromCentre
+        var sampleFrom: [[UInt16]] = [], sampleTo: [[UInt16]] = []
         func add(_ landmark: Int) {
             let forward = search.run(from: landmark, reverse: false)
             let backward = search.run(from: landmark, reverse: true)
             candidates.append(landmark)
-            candidateFrom.append(forward.map(quantise))
-            candidateTo.append(backward.map(quantise))
+            sampleFrom.append(sample.flatMap { [quantise(forward[$0.0]), quantise(forward[$0.1])] })
+            sampleTo.append(sample.flatMap { [quantise(backward[$0.0]), quantise(backward[$0.1])] })
             for v in 0..<n { nearest[v] = min(nearest[v], forward[v]) }
         }
         for landmark in sectorBest.compactMap({ $0 }) { add(landmark) }
@@ -62,23 +66,24 @@ public enum LandmarkBuilder {
             guard let next = farthest(nearest, among: profile.island, excluding: Set(candidates)) else { break }
             add(next)
         }
-        // Keep the `count` candidates that together give the best bounds on a sample of node pairs (greedy).
-        let chosen = choose(count, from: candidateFrom, candidateTo, sample: samplePairs(main, count: 512))
+        nearest = []
+        // Keep the `count` candidates that together give the best bounds on the sample (greedy), then build their tables.
+        let chosen = choose(count, sampleFrom: sampleFrom, sampleTo: sampleTo, pairs: sample.count)
         let landmarks = chosen.map { UInt32(candidates[$0]) }
         let found = landmarks.count
         var from = [UInt16](repeating: unreachable, count: n * found)
         var to = [UInt16](repeating: unreachable, count: n * found)
-        for (k, c) in chosen.enumerated() {
-            for v in 0..<n {
-                from[v * found + k] = candidateFrom[c][v]
-                to[v * found + k] = candidateTo[c][v]
-            }
+        for (k, landmark) in landmarks.enumerated() {
+            let forward = search.run(from: Int(landmark), reverse: false)
+            for v in 0..<n { from[v * found + k] = quantise(forward[v]) }
+            let backward = search.run(from: Int(landmark), reverse: true)
+            for v in 0..<n { to[v * found + k] = quantise(backward[v]) }
         }
         return (from, to, landmarks)
     }
 
     /// Deterministic pseudo-random pairs of main-network nodes (SplitMix64).
-    static func samplePairs(_ nodes: [Int], count: Int) -> [(Int, Int)] {
+    static func samplePairs(_ nodes: [UInt32], count: Int) -> [(Int, Int)] {
         var state: UInt64 = 0x5EED
         func next() -> Int {
             state &+= 0x9E3779B97F4A7C15
@@ -87,32 +92,33 @@ public enum LandmarkBuilder {
             z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
             return Int((z ^ (z >> 31)) % UInt64(nodes.count))
         }
-        return (0..<count).map { _ in (nodes[next()], nodes[next()]) }
+        return (0..<count).map { _ in (Int(nodes[next()]), Int(nodes[next()])) }
     }
 
-    /// Greedily picks up to `count` candidates maximising the summed landmark bound over the sample pairs.
-    static func choose(_ count: Int, from: [[UInt16]], _ to: [[UInt16]], sample: [(Int, Int)]) -> [Int] {
-        // bound[c][i]: candidate c's lower bound (units) for sample pair i.
-        let bounds: [[Int]] = from.indices.map { c in
-            sample.map { (s, t) in
+    /// Greedily picks up to `count` candidates maximising the summed landmark bound over the sample pairs;
+    /// `sampleFrom[c]` / `sampleTo[c]` hold candidate c's times from / to each pair's two nodes, pair after pair.
+    static func choose(_ count: Int, sampleFrom: [[UInt16]], sampleTo: [[UInt16]], pairs: Int) -> [Int] {
+        // bounds[c][i]: candidate c's lower bound (units) for sample pair i (from its first node to its second).
+        let bounds: [[Int]] = sampleFrom.indices.map { c in
+            (0..<pairs).map { i in
                 var best = 0
-                let fs = from[c][s], ft = from[c][t], ts = to[c][s], tt = to[c][t]
+                let fs = sampleFrom[c][2 * i], ft = sampleFrom[c][2 * i + 1], ts = sampleTo[c][2 * i], tt = sampleTo[c][2 * i + 1]
                 if fs < saturated && ft < saturated { best = max(best, Int(ft) - Int(fs)) }
                 if ts < saturated && tt < saturated { best = max(best, Int(ts) - Int(tt)) }
                 return best
             }
         }
-        var current = [Int](repeating: 0, count: sample.count)
+        var current = [Int](repeating: 0, count: pairs)
         var chosen: [Int] = []
-        for _ in 0..<min(count, from.count) {
+        for _ in 0..<min(count, sampleFrom.count) {
             var bestCandidate = -1, bestGain = -1
-            for c in from.indices where !chosen.contains(c) {
+            for c in sampleFrom.indices where !chosen.contains(c) {
                 var gain = 0
-                for i in sample.indices { gain += max(0, bounds[c][i] - current[i]) }
+                for i in 0..<pairs { gain += max(0, bounds[c][i] - current[i]) }
                 if gain > bestGain { bestGain = gain; bestCandidate = c }
             }
             chosen.append(bestCandidate)
-            for i in sample.indices { current[i] = max(current[i], bounds[bestCandidate][i]) }
+            for i in 0..<pairs { current[i] = max(current[i], bounds[bestCandidate][i]) }
         }
         return chosen
     }
