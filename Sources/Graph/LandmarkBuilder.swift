@@ -142,25 +142,26 @@ public enum LandmarkBuilder {
 struct NodeDijkstra {
     let graph: GraphData
     let profile: ProfileGraphData
-    private var distance: [UInt32]
-    private var heapKeys: [UInt32] = []
-    private var heapNodes: [UInt32] = []
+    private let nodeCount: Int
+    private var heap = BinaryHeap<UInt32, UInt32>()
 
     init(graph: GraphData, profile: ProfileGraphData) {
         self.graph = graph
         self.profile = profile
-        distance = [UInt32](repeating: UInt32.max, count: graph.nodeLatitudes.count)
+        nodeCount = graph.nodeLatitudes.count
     }
 
     /// Times from `source` to every node, or (with `reverse`) from every node to `source`; `UInt32.max` where none.
     mutating func run(from source: Int, reverse: Bool) -> [UInt32] {
-        for i in distance.indices { distance[i] = UInt32.max }
+        // The result array is handed out, not copied: each run starts on a fresh one.
+        var distance = [UInt32](repeating: UInt32.max, count: nodeCount)
         distance[source] = 0
-        heapKeys = [0]; heapNodes = [UInt32(source)]
+        heap.removeAll()
+        heap.push(0, UInt32(source))
         let first = profile.firstIncidence, incidence = profile.incidence
         let forward = profile.timeForward, backward = profile.timeBackward
         let edgeFrom = graph.edgeFrom, edgeTo = graph.edgeTo
-        while let (d, u) = pop() {
+        while let (d, u) = heap.pop() {
             if d > distance[Int(u)] { continue }
             for position in Int(first[Int(u)])..<Int(first[Int(u) + 1]) {
                 let entry = incidence[position]
@@ -173,40 +174,10 @@ struct NodeDijkstra {
                 let candidate = d &+ time
                 if candidate < distance[Int(v)] {
                     distance[Int(v)] = candidate
-                    push(candidate, v)
+                    heap.push(candidate, v)
                 }
             }
         }
         return distance
-    }
-
-    private mutating func push(_ key: UInt32, _ node: UInt32) {
-        heapKeys.append(key); heapNodes.append(node)
-        var i = heapKeys.count - 1
-        while i > 0 {
-            let parent = (i - 1) >> 1
-            if heapKeys[parent] <= heapKeys[i] { break }
-            heapKeys.swapAt(parent, i); heapNodes.swapAt(parent, i)
-            i = parent
-        }
-    }
-
-    private mutating func pop() -> (UInt32, UInt32)? {
-        guard let key = heapKeys.first, let node = heapNodes.first else { return nil }
-        let lastKey = heapKeys.removeLast(), lastNode = heapNodes.removeLast()
-        if !heapKeys.isEmpty {
-            heapKeys[0] = lastKey; heapNodes[0] = lastNode
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < heapKeys.count && heapKeys[l] < heapKeys[m] { m = l }
-                if r < heapKeys.count && heapKeys[r] < heapKeys[m] { m = r }
-                if m == i { break }
-                heapKeys.swapAt(m, i); heapNodes.swapAt(m, i)
-                i = m
-            }
-        }
-        return (key, node)
     }
 }

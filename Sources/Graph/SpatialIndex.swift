@@ -43,7 +43,7 @@ extension RoadGraph {
             let dx = max(x0, 0, -x1), dy = max(y0, 0, -y1)
             return (dx * dx + dy * dy).squareRoot()
         }
-        var heap = MinHeap<(level: Int, box: Int)>()
+        var heap = BinaryHeap<Double, (level: Int, box: Int)>()
         let top = index.levelCount - 1
         for b in Int(index.levelStart[top])..<Int(index.levelStart[top + 1]) { heap.push(boxDistance(b), (top, b - Int(index.levelStart[top]))) }
         var found: [SnapCandidate] = []
@@ -90,47 +90,5 @@ extension RoadGraph {
             }
         }
         return found
-    }
-}
-
-/// A binary min-heap keyed by Double, for best-first searches.
-public struct MinHeap<Element> {
-    private var keys: [Double] = []
-    private var values: [Element] = []
-    public init() {}
-    public var isEmpty: Bool { keys.isEmpty }
-    public var count: Int { keys.count }
-
-    /// Adds `value` with priority `key`.
-    public mutating func push(_ key: Double, _ value: Element) {
-        keys.append(key); values.append(value)
-        var i = keys.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            if keys[parent] <= keys[i] { break }
-            keys.swapAt(parent, i); values.swapAt(parent, i)
-            i = parent
-        }
-    }
-
-    /// Removes and returns the entry with the smallest key.
-    public mutating func pop() -> (Double, Element)? {
-        guard !keys.isEmpty else { return nil }
-        let result = (keys[0], values[0])
-        let lastKey = keys.removeLast(), lastValue = values.removeLast()
-        if !keys.isEmpty {
-            keys[0] = lastKey; values[0] = lastValue
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < keys.count && keys[l] < keys[m] { m = l }
-                if r < keys.count && keys[r] < keys[m] { m = r }
-                if m == i { break }
-                keys.swapAt(m, i); values.swapAt(m, i)
-                i = m
-            }
-        }
-        return result
     }
 }

@@ -41,7 +41,7 @@ public struct ReferenceDijkstra: Sendable {
         var best = Double.infinity
         var cost: [State: Double] = [:]
         var done = Set<State>()
-        var queue = MinHeap<State>()
+        var queue = BinaryHeap<Double, State>()
         func time(_ d: UInt32) -> Double { Double(g.time(d)) }
         func offer(_ state: State, _ c: Double) {
             if c < cost[state, default: .infinity] { cost[state] = c; queue.push(c, state) }

@@ -38,7 +38,7 @@ public struct SearchResult: Equatable, Sendable {
 
 /// The fastest-path search: A* over directed edges with the great-circle bound at the graph's top speed,
 /// honouring one-ways, access, barriers, U-turn rules and turn restrictions (via node and via way).
-/// Deterministic: ties are broken by state id.
+/// Deterministic: the same query always explores in the same order.
 public struct RouteSearch: Sendable {
     public let space: SearchGraph
     private let pool: WorkspacePool

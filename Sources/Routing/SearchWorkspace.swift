@@ -1,4 +1,5 @@
 import Foundation
+import Graph
 
 /// Per-query scratch arrays of an edge-based search, reused between queries (a generation stamp marks what
 /// belongs to the current query, so nothing is cleared between queries).
@@ -8,7 +9,7 @@ public final class SearchWorkspace {
     var stamp: [UInt32]
     var settledStamp: [UInt32]
     var generation: UInt32 = 0
-    var heap = StateHeap()
+    var heap = BinaryHeap<Double, Int32>()
 
     /// Scratch space for a graph with `stateCount` search states.
     public init(stateCount: Int) {
@@ -34,51 +35,6 @@ public final class SearchWorkspace {
     @inline(__always) func unsettle(_ s: Int) { settledStamp[s] = 0 }
     @inline(__always) func reach(_ s: Int, cost c: Double, parent p: Int32) {
         stamp[s] = generation; cost[s] = c; parent[s] = p
-    }
-}
-
-/// A binary min-heap of (key, state) pairs with ties broken by state id, so searches are deterministic.
-struct StateHeap {
-    private var keys: [Double] = []
-    private var states: [Int32] = []
-
-    var isEmpty: Bool { keys.isEmpty }
-    var minimumKey: Double { keys.first ?? .infinity }
-
-    mutating func removeAll() { keys.removeAll(keepingCapacity: true); states.removeAll(keepingCapacity: true) }
-
-    @inline(__always) private func less(_ i: Int, _ j: Int) -> Bool {
-        keys[i] < keys[j] || (keys[i] == keys[j] && states[i] < states[j])
-    }
-
-    mutating func push(_ key: Double, _ state: Int32) {
-        keys.append(key); states.append(state)
-        var i = keys.count - 1
-        while i > 0 {
-            let parent = (i - 1) >> 1
-            if !less(i, parent) { break }
-            keys.swapAt(i, parent); states.swapAt(i, parent)
-            i = parent
-        }
-    }
-
-    mutating func pop() -> (key: Double, state: Int32)? {
-        guard let key = keys.first, let state = states.first else { return nil }
-        let lastKey = keys.removeLast(), lastState = states.removeLast()
-        if !keys.isEmpty {
-            keys[0] = lastKey; states[0] = lastState
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < keys.count && less(l, m) { m = l }
-                if r < keys.count && less(r, m) { m = r }
-                if m == i { break }
-                keys.swapAt(i, m); states.swapAt(i, m)
-                i = m
-            }
-        }
-        return (key, state)
     }
 }
 

@@ -292,7 +292,7 @@ final class Landmarks {
     static func dijkstra(_ space: SearchGraph, from source: Int, forward: Bool) -> [UInt32] {
         let profile = space.profile
         var distance = [UInt32](repeating: unreachable, count: space.graph.nodeCount)
-        var heap = MinHeap<Int>()
+        var heap = BinaryHeap<Double, Int>()
         distance[source] = 0
         heap.push(0, source)
         while let (key, u) = heap.pop() {
