@@ -30,7 +30,9 @@ public struct SearchGraph: @unchecked Sendable {
     /// Number of state ids.
     public var stateCount: Int { 2 * graph.edgeCount + rules.nodeCount }
 
+    /// The edge of directed edge d.
     @inline(__always) public func edge(_ d: UInt32) -> Int { Int(d >> 1) }
+    /// Whether directed edge d runs from the edge's `to` node to its `from` node.
     @inline(__always) public func isReversed(_ d: UInt32) -> Bool { d & 1 == 1 }
     /// The node a directed edge leaves from and the one it arrives at.
     @inline(__always) public func tail(_ d: UInt32) -> Int { Int(d & 1 == 0 ? graph.edgeFrom[Int(d >> 1)] : graph.edgeTo[Int(d >> 1)]) }
