@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Graph", targets: ["Graph"]),
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "Wayfinder", targets: ["Wayfinder"]),
+        .library(name: "Batch", targets: ["Batch"]),
     ],
     targets: [
         // Thin shims over Debian's C libraries (libexpat1-dev, zlib1g-dev, libbz2-dev).
@@ -27,8 +28,10 @@ let package = Package(
         .target(name: "Routing", dependencies: ["Graph"], swiftSettings: hotPathSettings),
         // The public, MapKit-shaped Swift API and the output encoders (JSON, GeoJSON, GPX, encoded polyline).
         .target(name: "Wayfinder", dependencies: ["Routing", "Graph"]),
+        // Batch routing of job files: job parsing (CSV, NDJSON), the ordered multi-threaded runner, resume, shards.
+        .target(name: "Batch", dependencies: ["Wayfinder", "Routing", "Graph"]),
         // The command-line tool.
-        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder"]),
+        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch"]),
 
         // Benchmark helper: raw libexpat throughput over the same input (the baseline of Tools/bench-import).
         .executableTarget(name: "expat-baseline", dependencies: ["OSM", "CExpat"], path: "Tools/ExpatBaseline"),
@@ -40,5 +43,6 @@ let package = Package(
         .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Graph", "OSM"]),
         .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
     ]
 )
