@@ -17,7 +17,11 @@ public struct TextEncoder: Sendable {
         var lines: [String] = []
         let stops = result.waypoints.count == 1 ? "1 stop" : "\(result.waypoints.count) stops"
         let routes = result.routes.count == 1 ? "1 route" : "\(result.routes.count) routes"
-        lines.append("Wayfinder \(Self.clean(result.mode)) route: \(stops), \(routes)")
+        if result.straightLines {
+            lines.append("Wayfinder straight lines: \(stops), great-circle lengths (no roads, no travel time)")
+        } else {
+            lines.append("Wayfinder \(Self.clean(result.mode)) route: \(stops), \(routes)")
+        }
         lines.append("Depart \(EncodingFormat.iso8601(result.expectedDepartureDate, in: tz)), "
                      + "arrive \(EncodingFormat.iso8601(result.expectedArrivalDate, in: tz))")
 
@@ -25,7 +29,7 @@ public struct TextEncoder: Sendable {
             lines.append("")
             lines.append("Stops")
             let rows = result.waypoints.enumerated().map { i, stop in
-                [String(i + 1), stop.name.isEmpty ? "(unnamed road)" : Self.clean(stop.name),
+                [String(i + 1), stop.name.isEmpty ? (result.straightLines ? "–" : "(unnamed road)") : Self.clean(stop.name),
                  "\(EncodingFormat.number(stop.location.latitude, decimals: 6, trimmingZeros: false)), "
                     + "\(EncodingFormat.number(stop.location.longitude, decimals: 6, trimmingZeros: false))",
                  Self.formatDistance(stop.snappingDistance)]
