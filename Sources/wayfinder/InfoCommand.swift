@@ -39,7 +39,9 @@ enum InfoCommand {
             let figures = p < s.profiles.count ? s.profiles[p] : ImportStatistics.ProfileFigures(name: profile.profile.name)
             lines.append("    \(profile.profile.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(Format.count(figures.nodes)) nodes, \(Format.count(figures.edges)) edges (\(Format.count(figures.directedEdges)) directed), " + String(format: "%.1f km", figures.kilometres) + ", \(Format.count(profile.restrictionCount)) restriction paths")
         }
-        lines.append("  spatial index \(Format.count(graph.spatialIndex.items.count)) segments, \(graph.spatialIndex.levelCount) levels")
+        lines.append("  spatial index \(Format.count(graph.spatialIndex.items.count)) items (runs of up to \(SpatialIndexData.segmentsPerItem) segments), \(graph.spatialIndex.levelCount) levels")
+        let landmarks = graph.profiles.map { "\($0.profile.name) \($0.landmarkCount)" }.joined(separator: ", ")
+        lines.append("  landmarks     \(landmarks)" + (graph.profiles.allSatisfy { $0.landmarkCount == 0 } ? " (imported with --no-landmarks: searches use the great-circle bound only)" : ""))
         lines.append("  sections")
         lines.append("    " + "name".padding(toLength: 18, withPad: " ", startingAt: 0) + "offset".leftPadded(12) + "bytes".leftPadded(14) + "elements".leftPadded(12) + "  crc32")
         for section in file.sections {
