@@ -8,6 +8,8 @@ enum RouteCommand {
     usage: wayfinder route --graph G.wfg [--mode car|foot] [--depart T | --arrive T] [--alternatives N] [--straight]
                            [--format text|json|geojson|gpx|polyline|polyline6] [--time-zone ZONE] [--max-snap M] STOP STOP [STOP…]
            wayfinder eta   --graph G.wfg [--mode car|foot] [--depart T | --arrive T] [--format text|json] [--time-zone ZONE] STOP STOP [STOP…]
+           wayfinder eta   --graph G.wfg --from STOP --to-file PLACES [--mode car|foot] [--depart T] [--sort]
+                           [--format text|json|csv] [--time-zone ZONE] [--max-snap M]
 
       STOP            lat,lon in degrees (e.g. 39.4667,-87.4139); the route visits the stops in order
       --mode          car (default) or foot
@@ -18,12 +20,22 @@ enum RouteCommand {
       --format        text (default), json (docs/route-json.md), geojson (RFC 7946), gpx (GPX 1.1), polyline, polyline6
       --time-zone     IANA zone for dates without an offset and for output (default: the system's, $TZ)
       --max-snap M    farthest a stop may lie from a road the mode may use, metres (default 1000)
+      --from STOP     (eta) the origin of a one-to-many ETA list
+      --to-file F     (eta) places to list, one `name,lat,lon` per line (optional header line; RFC 4180 quotes);
+                      each gets its travel time, distance and arrival from one search
+      --sort          (eta --to-file) sort the places by ETA, unreachable ones last
     """
 
     static func run(_ arguments: [String], etaOnly: Bool) throws {
-        let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--mode", "--depart", "--arrive", "--alternatives", "--format", "--time-zone", "--max-snap"],
-                                    switches: ["--straight", "-h", "--help"])
+        var valued: Set<String> = ["--graph", "-g", "--mode", "--depart", "--arrive", "--alternatives", "--format", "--time-zone", "--max-snap"]
+        var switches: Set<String> = ["--straight", "-h", "--help"]
+        if etaOnly { valued.formUnion(["--from", "--to-file"]); switches.insert("--sort") }
+        let args = try ArgumentList(arguments, valued: valued, switches: switches)
         if args.has("-h") || args.has("--help") { print(usage); return }
+        if etaOnly && (args.value("--from") != nil || args.value("--to-file") != nil || args.has("--sort")) {
+            try runList(args)
+            return
+        }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
         let mode = args.value("--mode") ?? "car"
         let transport: TransportType
@@ -86,6 +98,132 @@ enum RouteCommand {
             case .routing(.unknownProfile): throw CommandError(message: error.description, exitCode: ExitCode.badInput)
             default: throw CommandError.usage(error.description)
             }
+        }
+    }
+
+    /// `eta --from STOP --to-file PLACES`: one search from the origin, a row per place.
+    static func runList(_ args: ArgumentList) throws {
+        guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
+        guard let fromText = args.value("--from") else { throw CommandError.usage("--to-file needs --from STOP (the origin, lat,lon)") }
+        guard let placesPath = args.value("--to-file") else { throw CommandError.usage("--from needs --to-file PLACES (a file of name,lat,lon lines)") }
+        guard args.positionals.isEmpty else {
+            throw CommandError.usage("with --from and --to-file, give no further stops (got '\(args.positionals[0])')")
+        }
+        if args.value("--arrive") != nil { throw CommandError.usage("--arrive is not supported with --to-file; use --depart") }
+        if args.value("--alternatives") != nil || args.has("--straight") {
+            throw CommandError.usage("--alternatives and --straight do not apply to an ETA list")
+        }
+        let mode = args.value("--mode") ?? "car"
+        let transport: TransportType
+        switch mode {
+        case "car", "driving", "automobile": transport = .automobile
+        case "foot", "walking", "walk": transport = .walking
+        default: throw CommandError.usage("--mode must be car or foot, not '\(mode)'")
+        }
+        var timeZone = TimeZone.current
+        if let name = args.value("--time-zone") {
+            guard let zone = TimeZone(identifier: name) else { throw CommandError.usage("--time-zone: unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)") }
+            timeZone = zone
+        }
+        let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
+        var maxSnap = 1000.0
+        if let text = args.value("--max-snap") {
+            guard let m = Double(text), m > 0, m.isFinite else { throw CommandError.usage("--max-snap must be a positive number of metres, not '\(text)'") }
+            maxSnap = m
+        }
+        let format = args.value("--format") ?? "text"
+        guard ["text", "json", "csv"].contains(format) else { throw CommandError.usage("--format must be one of text, json, csv, not '\(format)'") }
+        let origin: Coordinate
+        do { origin = try parseStop(fromText, position: 0) } catch let error as CommandError {
+            throw CommandError.usage("--from: " + error.message.replacingOccurrences(of: "stop 1 ", with: ""))
+        }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: placesPath)) } catch {
+            throw CommandError(message: "cannot read places file \(placesPath): \((error as NSError).localizedDescription)", exitCode: ExitCode.badInput)
+        }
+        let places = try parsePlaces(String(decoding: data, as: UTF8.self), file: placesPath)
+
+        let graph: RoadGraph
+        do { graph = try RoadGraph(path: graphPath) } catch {
+            throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
+        }
+        let request = ETAListRequest(origin: origin, places: places, transportType: transport, departureDate: depart,
+                                     maximumSnappingDistance: maxSnap, timeZone: timeZone)
+        let response: ETAListResponse
+        do { response = try ETAList(request, graph: graph).calculate() } catch {
+            switch error {
+            case .routing(.noRoad): throw CommandError(message: "--from " + error.description.replacingOccurrences(of: "stop 1 ", with: ""), exitCode: ExitCode.noRoad)
+            case .routing(.unknownProfile): throw CommandError(message: error.description, exitCode: ExitCode.badInput)
+            default: throw CommandError.usage(error.description)
+            }
+        }
+        let entries = args.has("--sort") ? response.sortedByETA : response.entries
+        switch format {
+        case "json": print(ETAListEncoder.json(entries, timeZone: timeZone))
+        case "csv": print(ETAListEncoder.csv(entries, timeZone: timeZone), terminator: "")
+        default: print(ETAListEncoder.text(entries, timeZone: timeZone), terminator: "")
+        }
+    }
+
+    /// A places file: `name,lat,lon` lines, an optional `name,lat,lon` header, blank lines ignored, RFC 4180 quotes.
+    static func parsePlaces(_ text: String, file: String) throws -> [ETAPlace] {
+        var places: [ETAPlace] = []
+        var sawRecord = false
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.first?.hasPrefix("\u{FEFF}") == true { lines[0].removeFirst() }
+        for (index, raw) in lines.enumerated() {
+            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            func bad(_ why: String) -> CommandError { CommandError.usage("\(file):\(index + 1): \(why)") }
+            guard let fields = csvFields(line) else { throw bad("unterminated or misplaced quote in '\(line)'") }
+            let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+            if !sawRecord {
+                sawRecord = true
+                if trimmed.map({ $0.lowercased() }) == ["name", "lat", "lon"] { continue }
+            }
+            guard fields.count == 3 else { throw bad("expected name,lat,lon (3 fields), got \(fields.count) in '\(line)'") }
+            guard let lat = Double(trimmed[1]), let lon = Double(trimmed[2]), lat.isFinite, lon.isFinite else {
+                throw bad("latitude and longitude must be numbers, got '\(trimmed[1])' and '\(trimmed[2])'")
+            }
+            guard abs(lat) <= 90, abs(lon) <= 180 else { throw bad("\(lat),\(lon) is not a valid coordinate (latitude within ±90, longitude within ±180)") }
+            places.append(ETAPlace(name: trimmed[0], coordinate: Coordinate(latitude: lat, longitude: lon)))
+        }
+        return places
+    }
+
+    /// The fields of one RFC 4180 record on one line, or nil when its quoting is malformed.
+    static func csvFields(_ line: String) -> [String]? {
+        var fields: [String] = []
+        var field = ""
+        var chars = Array(line)[...]
+        while true {
+            field = ""
+            // Leading spaces before an opening quote are tolerated.
+            let spaces = chars.prefix { $0 == " " }
+            if chars.dropFirst(spaces.count).first == "\"" {
+                chars = chars.dropFirst(spaces.count + 1)
+                var closed = false
+                while let c = chars.first {
+                    chars = chars.dropFirst()
+                    if c == "\"" {
+                        if chars.first == "\"" { field.append("\""); chars = chars.dropFirst() } else { closed = true; break }
+                    } else {
+                        field.append(c)
+                    }
+                }
+                guard closed else { return nil }
+                while chars.first == " " { chars = chars.dropFirst() }
+                guard chars.isEmpty || chars.first == "," else { return nil }
+            } else {
+                while let c = chars.first, c != "," {
+                    if c == "\"" { return nil }
+                    field.append(c)
+                    chars = chars.dropFirst()
+                }
+            }
+            fields.append(field)
+            if chars.isEmpty { return fields }
+            chars = chars.dropFirst() // the comma
         }
     }
 

@@ -1,0 +1,176 @@
+import Foundation
+import Graph
+
+/// The fastest route's figures to one target of a one-to-many search.
+public struct OneToManyEntry: Equatable, Sendable {
+    /// Seconds and metres of the fastest route, summed over its traversals as `RouteSearch` does.
+    public var duration: Double
+    public var distance: Double
+
+    public init(duration: Double, distance: Double) { self.duration = duration; self.distance = distance }
+}
+
+/// Travel times from one start to many targets in a single Dijkstra search over the same states as
+/// `RouteSearch` (directed edges with turn-rule states): one-ways, access, barriers, U-turn rules, turn
+/// restrictions, partial first and last edges, targets on nodes and targets on the start's own edge.
+/// The search settles states until every target's best time is final (or nothing is left to settle), so each
+/// target gets exactly the time `RouteSearch.route` gives for that pair.
+public struct OneToManySearch: Sendable {
+    public let space: SearchGraph
+    private let pool: WorkspacePool
+
+    public init(space: SearchGraph) {
+        self.space = space
+        pool = WorkspacePool(stateCount: space.stateCount)
+    }
+
+    /// For each of `targets`, in order, the duration and distance of the fastest route from `start`, or nil when
+    /// no route reaches it.
+    public func routes(from start: SearchEndpoint, to targets: [SearchEndpoint]) -> [OneToManyEntry?] {
+        if targets.isEmpty { return [] }
+        return pool.withWorkspace { search(start, targets, $0).results }
+    }
+
+    /// As `routes(from:to:)`, with the number of states settled (for tests and statistics).
+    public func routesCountingSettled(from start: SearchEndpoint, to targets: [SearchEndpoint]) -> (results: [OneToManyEntry?], settled: Int) {
+        if targets.isEmpty { return ([], 0) }
+        return pool.withWorkspace { search(start, targets, $0) }
+    }
+
+    private func search(_ start: SearchEndpoint, _ targets: [SearchEndpoint], _ ws: SearchWorkspace) -> (results: [OneToManyEntry?], settled: Int) {
+        let g = space
+        let graph = g.graph
+        ws.reset()
+        @inline(__always) func cost(_ d: UInt32) -> Double { Double(g.time(d)) }
+
+        let count = targets.count
+        var best = [Double](repeating: .infinity, count: count)
+        var bestState = [Int32](repeating: -1, count: count)
+        var bestEntry = [UInt32?](repeating: nil, count: count)
+        var direct = [Bool](repeating: false, count: count)
+        var zero = [Bool](repeating: false, count: count)   // start and target on the same node
+
+        // Targets by the node that reaches them: on-node targets by their node, partial-edge targets by the tail of
+        // each directed edge they may be entered by (with the partial cost).
+        var nodeTargets: [Int: [Int]] = [:]
+        var entryTargets: [Int: [(target: Int, d: UInt32, cost: Double)]] = [:]
+        var entriesByTarget: [[(d: UInt32, cost: Double)]] = Array(repeating: [], count: count)
+        for (i, target) in targets.enumerated() {
+            if let m = target.node {
+                nodeTargets[m, default: []].append(i)
+            } else {
+                let e = UInt32(target.edge)
+                if g.time(e << 1) != closedEdge { entriesByTarget[i].append((e << 1, cost(e << 1) * target.fraction)) }
+                if g.time(e << 1 | 1) != closedEdge { entriesByTarget[i].append((e << 1 | 1, cost(e << 1 | 1) * (1 - target.fraction))) }
+                for entry in entriesByTarget[i] { entryTargets[g.tail(entry.d), default: []].append((i, entry.d, entry.cost)) }
+            }
+        }
+
+        // Start states, and targets reached without passing a node.
+        if let n = start.node {
+            for i in nodeTargets[n] ?? [] { zero[i] = true; best[i] = 0 }
+            g.forEachLeaving(n) { d in
+                for (i, target) in targets.enumerated() where target.node == nil && !zero[i] {
+                    for entry in entriesByTarget[i] where entry.d == d && entry.cost < best[i] {
+                        best[i] = entry.cost; direct[i] = true; bestEntry[i] = d; bestState[i] = -1
+                    }
+                }
+                let state = g.stateID(d, rule: g.rules.start(d))
+                let c = cost(d)
+                if !ws.isReached(state) || c < ws.cost[state] {
+                    ws.reach(state, cost: c, parent: -1)
+                    ws.heap.push(c, Int32(state))
+                }
+            }
+        } else {
+            let e = UInt32(start.edge)
+            for d in [e << 1, e << 1 | 1] where g.time(d) != closedEdge {
+                let remaining = g.isReversed(d) ? start.fraction : 1 - start.fraction
+                for (i, target) in targets.enumerated() where target.node == nil && target.edge == start.edge {
+                    let ahead = g.isReversed(d) ? target.fraction <= start.fraction : target.fraction >= start.fraction
+                    let c = cost(d) * abs(target.fraction - start.fraction)
+                    if ahead && c < best[i] { best[i] = c; direct[i] = true; bestEntry[i] = d; bestState[i] = -1 }
+                }
+                let state = g.stateID(d, rule: g.rules.start(d))
+                let c = cost(d) * remaining
+                ws.reach(state, cost: c, parent: -1)
+                ws.heap.push(c, Int32(state))
+            }
+        }
+
+        // The search may stop once the smallest key left is at least every target's best.
+        var worst = best.max() ?? 0
+        var settled = 0
+        while let (key, state32) = ws.heap.pop() {
+            if key >= worst { break }
+            let state = Int(state32)
+            if ws.isSettled(state) { continue }
+            ws.settle(state)
+            settled += 1
+            let d = g.directedEdge(ofState: state)
+            let rule = g.rule(ofState: state)
+            let c = ws.cost[state]
+            let v = g.head(d)
+            var improved = false
+            if let list = nodeTargets[v] {
+                for i in list where c < best[i] {
+                    best[i] = c; bestState[i] = state32; bestEntry[i] = nil; direct[i] = false; improved = true
+                }
+            }
+            if let list = entryTargets[v] {
+                for entry in list where c + entry.cost < best[entry.target] && !zero[entry.target] {
+                    if g.move(from: d, rule: rule, to: entry.d) != nil {
+                        best[entry.target] = c + entry.cost; bestState[entry.target] = state32
+                        bestEntry[entry.target] = entry.d; direct[entry.target] = false; improved = true
+                    }
+                }
+            }
+            if improved { worst = best.max() ?? 0 }
+            g.forEachLeaving(v) { next in
+                guard let nextRule = g.move(from: d, rule: rule, to: next) else { return }
+                let nextState = g.stateID(next, rule: nextRule)
+                let nextCost = c + cost(next)
+                if !ws.isReached(nextState) || nextCost < ws.cost[nextState] {
+                    if ws.isSettled(nextState) { ws.unsettle(nextState) }
+                    ws.reach(nextState, cost: nextCost, parent: state32)
+                    ws.heap.push(nextCost, Int32(nextState))
+                }
+            }
+        }
+
+        // Unwind each target's states into traversal figures, summed in the order RouteSearch sums them.
+        var results: [OneToManyEntry?] = []
+        results.reserveCapacity(count)
+        for i in 0..<count {
+            if zero[i] { results.append(OneToManyEntry(duration: 0, distance: 0)); continue }
+            guard best[i] < .infinity else { results.append(nil); continue }
+            var duration = 0.0, distance = 0.0
+            func add(_ d: UInt32, from a: Double, to b: Double) {
+                let e = g.edge(d)
+                let fraction = abs(b - a)
+                distance += Double(graph.edgeLengthMillimetres[e]) / 1000 * fraction
+                duration += Double(g.time(d)) / 1000 * fraction
+            }
+            let target = targets[i]
+            if direct[i], let d = bestEntry[i] {
+                let a = start.node == nil ? start.fraction : (g.isReversed(d) ? 1.0 : 0.0)
+                add(d, from: a, to: target.fraction)
+            } else {
+                var edges: [UInt32] = []
+                var s = bestState[i]
+                while s >= 0 {
+                    edges.append(g.directedEdge(ofState: Int(s)))
+                    s = ws.parent[Int(s)]
+                }
+                edges.reverse()
+                for (k, d) in edges.enumerated() {
+                    let whole: (Double, Double) = g.isReversed(d) ? (1, 0) : (0, 1)
+                    add(d, from: k == 0 && start.node == nil ? start.fraction : whole.0, to: whole.1)
+                }
+                if let d = bestEntry[i] { add(d, from: g.isReversed(d) ? 1 : 0, to: target.fraction) }
+            }
+            results.append(OneToManyEntry(duration: duration, distance: distance))
+        }
+        return (results, settled)
+    }
+}
