@@ -12,10 +12,13 @@ commands:
   info GRAPH.wfg            show a graph file's header, sections, counts and profiles
   route --graph G STOP STOP…  directions by car or on foot through the stops (lat,lon), with steps
   eta --graph G STOP STOP…    travel time, distance, departure and arrival only
+  batch --graph G --input JOBS --output OUT  route a file of jobs (NDJSON or CSV) on all cores, rows in input order
+  merge --input JOBS OUT… -o MERGED  join the outputs of batch --shard runs in input order
   demo                      import the bundled samples and show what they hold
 
 `wayfinder COMMAND --help` shows a command's options. Exit codes: 0 ok, 1 failure, 2 bad usage,
-3 bad or missing input, 4 output not written, 5 no route between the stops, 6 a stop too far from any road.
+3 bad or missing input, 4 output not written, 5 no route between the stops, 6 a stop too far from any road,
+7 a batch ran but some of its jobs failed (their rows say why).
 """
 
 
@@ -27,6 +30,8 @@ do {
     case "info": try InfoCommand.run(arguments)
     case "route": try RouteCommand.run(arguments, etaOnly: false)
     case "eta": try RouteCommand.run(arguments, etaOnly: true)
+    case "batch": try BatchCommand.run(arguments)
+    case "merge": try MergeCommand.run(arguments)
     case "demo": try DemoCommand.run(arguments)
     case "help", "-h", "--help": print(overview)
     case "--version", "version": print(wayfinderVersion)

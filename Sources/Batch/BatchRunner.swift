@@ -1,0 +1,293 @@
+import Foundation
+import Graph
+import Routing
+import Wayfinder
+
+/// How rows are written.
+public enum BatchOutputFormat: String, Sendable { case ndjson, csv }
+/// Which geometry a row carries.
+public enum BatchGeometry: String, Sendable { case none, polyline, polyline6, geojson }
+
+/// Options of a batch run.
+public struct BatchOptions: Sendable {
+    public var format: BatchOutputFormat = .ndjson
+    public var geometry: BatchGeometry = .none
+    public var steps = false
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
+    public var timeZone: TimeZone = .current
+    /// Mode of jobs that give none.
+    public var defaultMode = "car"
+    /// Departure of jobs that give neither depart nor arrive (the batch's start by default).
+    public var defaultDeparture = Date()
+    public var maximumSnappingDistance = 1000.0
+    /// Only jobs of this shard (k of n, k from 1).
+    public var shard: (k: Int, n: Int)? = nil
+    /// Jobs routed together before their rows are written (and the file synced).
+    public var window = 0
+    public init() {}
+}
+
+/// One row of the output, already formatted.
+public struct BatchRow: Sendable {
+    public var id: String
+    public var ok: Bool
+    public var text: String
+}
+
+/// Formats results as NDJSON or CSV rows (fixed key and column order; metres and seconds to 0.1).
+public struct BatchRowFormatter: Sendable {
+    public let options: BatchOptions
+    public init(options: BatchOptions) { self.options = options }
+
+    /// The CSV header line (with its newline), or nil for NDJSON.
+    public var header: String? {
+        guard options.format == .csv else { return nil }
+        var columns = ["id", "status", "message", "distance", "duration", "departure", "arrival", "leg_distances", "leg_durations"]
+        if options.geometry != .none { columns.append("geometry") }
+        if options.steps { columns.append("steps") }
+        return columns.joined(separator: ",") + "\n"
+    }
+
+    public func failure(id: String, status: String, message: String) -> BatchRow {
+        switch options.format {
+        case .ndjson:
+            return BatchRow(id: id, ok: false, text: "{\"id\":\(Self.json(id)),\"status\":\(Self.json(status)),\"message\":\(Self.json(message))}\n")
+        case .csv:
+            var fields = [CSV.quote(id), status, CSV.quote(message), "", "", "", "", "", ""]
+            if options.geometry != .none { fields.append("") }
+            if options.steps { fields.append("") }
+            return BatchRow(id: id, ok: false, text: fields.joined(separator: ",") + "\n")
+        }
+    }
+
+    public func success(id: String, result: RouteResult) -> BatchRow {
+        let route = result.routes[0]
+        let distance = Self.number(route.distance), duration = Self.number(route.expectedTravelTime)
+        let departure = Self.iso8601(result.expectedDepartureDate, in: result.timeZone)
+        let arrival = Self.iso8601(result.expectedArrivalDate, in: result.timeZone)
+        var geometry: String? = nil
+        switch options.geometry {
+        case .none: break
+        case .polyline: geometry = PolylineEncoder.encode(route.polyline, precision: 5)
+        case .polyline6: geometry = PolylineEncoder.encode(route.polyline, precision: 6)
+        case .geojson: geometry = GeoJSONEncoder().encode(result).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        switch options.format {
+        case .ndjson:
+            var s = "{\"id\":\(Self.json(id)),\"status\":\"ok\",\"message\":\"\",\"distance\":\(distance),\"duration\":\(duration)"
+            s += ",\"departure\":\"\(departure)\",\"arrival\":\"\(arrival)\",\"legs\":["
+            s += route.legs.map { "{\"distance\":\(Self.number($0.distance)),\"duration\":\(Self.number($0.expectedTravelTime))}" }.joined(separator: ",")
+            s += "]"
+            if let geometry { s += ",\"geometry\":" + (options.geometry == .geojson ? geometry : Self.json(geometry)) }
+            if options.steps {
+                s += ",\"steps\":[" + route.steps.map {
+                    "{\"instruction\":\(Self.json($0.instructions)),\"distance\":\(Self.number($0.distance)),\"duration\":\(Self.number($0.expectedTravelTime))}"
+                }.joined(separator: ",") + "]"
+            }
+            return BatchRow(id: id, ok: true, text: s + "}\n")
+        case .csv:
+            var fields = [CSV.quote(id), "ok", "", distance, duration, departure, arrival,
+                          route.legs.map { Self.number($0.distance) }.joined(separator: ";"),
+                          route.legs.map { Self.number($0.expectedTravelTime) }.joined(separator: ";")]
+            if let geometry { fields.append(CSV.quote(geometry)) }
+            if options.steps { fields.append(CSV.quote(route.steps.map(\.instructions).joined(separator: " | "))) }
+            return BatchRow(id: id, ok: true, text: fields.joined(separator: ",") + "\n")
+        }
+    }
+
+    /// Metres or seconds to 0.1, without trailing zeros ("12.3", "75"), as `route --format json` writes them.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        let tenths = Int64((value * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        let m = tenths.magnitude
+        return m % 10 == 0 ? "\(sign)\(m / 10)" : "\(sign)\(m / 10).\(m % 10)"
+    }
+
+    /// ISO 8601 with the zone's offset at that date, whole seconds.
+    static func iso8601(_ date: Date, in zone: TimeZone) -> String {
+        let t = date.timeIntervalSince1970.rounded()
+        let rounded = Date(timeIntervalSince1970: t.isFinite ? t : 0)
+        var offset = zone.secondsFromGMT(for: rounded)
+        if offset % 60 != 0 { offset = 0 }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: offset) ?? TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: rounded)
+        func pad(_ v: Int?, _ w: Int) -> String { let s = String(v ?? 0); return String(repeating: "0", count: max(0, w - s.count)) + s }
+        let sign = offset < 0 ? "-" : "+"
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))\(sign)\(pad(abs(offset) / 3600, 2)):\(pad(abs(offset) % 3600 / 60, 2))"
+    }
+
+    /// A JSON string literal.
+    static func json(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 || u == "\u{2028}" || u == "\u{2029}" {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Routes one job into a row.
+public func routeJob(_ job: BatchJob, graph: RoadGraph, formatter: BatchRowFormatter) -> BatchRow {
+    let o = formatter.options
+    let transport: TransportType = (job.mode ?? o.defaultMode) == "foot" ? .walking : .automobile
+    let request = DirectionsRequest(stops: job.stops, transportType: transport, departureDate: job.depart ?? (job.arrive == nil ? o.defaultDeparture : nil),
+                                    arrivalDate: job.arrive, maximumSnappingDistance: o.maximumSnappingDistance, timeZone: o.timeZone)
+    do {
+        let result = try Directions(request, graph: graph).calculate()
+        return formatter.success(id: job.id, result: result)
+    } catch {
+        let status: String
+        switch error {
+        case .routing(.noRoute): status = "no_route"
+        case .routing(.noRoad): status = "no_road"
+        case .routing(.invalidCoordinate): status = "bad_stop"
+        case .routing(.unknownProfile): status = "unknown_profile"
+        default: status = "bad_row"
+        }
+        return formatter.failure(id: job.id, status: status, message: "line \(job.line): \(error.description)")
+    }
+}
+
+/// Appends rows to the output file: one write(2) per whole row, fsync after every window and at the end.
+public final class RowWriter {
+    private let fd: Int32
+    public init(path: String, truncate: Bool) throws {
+        let flags = O_WRONLY | O_CREAT | O_APPEND | (truncate ? O_TRUNC : 0)
+        fd = open(path, flags, 0o644)
+        guard fd >= 0 else { throw BatchInputError("cannot write output \(path): \(String(cString: strerror(errno)))") }
+    }
+    deinit { close(fd) }
+
+    public func write(_ text: String) throws {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 { if errno == EINTR { continue }; throw BatchInputError("write failed: \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+        bytes.removeAll()
+    }
+
+    public func sync() { fsync(fd) }
+}
+
+/// What `--resume` finds in an existing output: the ids written, after dropping a torn last line.
+public enum ResumeScanner {
+    /// Truncates a last line without a newline away and returns the ids of the complete rows (and whether a header is present).
+    public static func scan(path: String, format: BatchOutputFormat) throws -> (ids: Set<String>, hasHeader: Bool) {
+        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return ([], false) }
+        var bytes = [UInt8](data)
+        if bytes.last != UInt8(ascii: "\n") {
+            let keep = (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? 0
+            guard truncate(path, off_t(keep)) == 0 else { throw BatchInputError("cannot truncate the torn last row of \(path)") }
+            bytes.removeSubrange(keep...)
+        }
+        var ids = Set<String>()
+        var hasHeader = false
+        for (i, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n").enumerated() {
+            if let id = rowID(String(line), format: format) {
+                if format == .csv && i == 0 && line.hasPrefix("id,status,") { hasHeader = true; continue }
+                ids.insert(id)
+            }
+        }
+        return (ids, hasHeader)
+    }
+
+    /// The id of an output row.
+    public static func rowID(_ line: String, format: BatchOutputFormat) -> String? {
+        switch format {
+        case .ndjson:
+            guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else { return nil }
+            return o["id"] as? String
+        case .csv:
+            // Rows may span lines only inside quoted geometry/steps, never before the id; the id is the first field.
+            guard let first = try? CSV.fields(String(line.prefix { $0 != "\n" })).first else {
+                // The first field alone when later fields are open quotes on this line.
+                if line.hasPrefix("\"") {
+                    var s = line.dropFirst(); var id = ""
+                    while let c = s.first { s = s.dropFirst(); if c == "\"" { if s.first == "\"" { id.append("\""); s = s.dropFirst() } else { return id } } else { id.append(c) } }
+                    return nil
+                }
+                return line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+            }
+            return first
+        }
+    }
+}
+
+/// Counts of a finished run.
+public struct BatchSummary: Sendable {
+    public var ok = 0
+    public var failed = 0
+    public var skipped = 0
+}
+
+/// Runs a batch: reads jobs incrementally, routes a bounded window at a time on `threads` threads, writes rows in input order.
+public final class BatchRunner {
+    public let graph: RoadGraph
+    public let options: BatchOptions
+    public init(graph: RoadGraph, options: BatchOptions) { self.graph = graph; self.options = options }
+
+    private final class Slots: @unchecked Sendable {
+        let items: [BatchItem]
+        let rows: UnsafeMutablePointer<BatchRow?>
+        private let lock = NSLock()
+        private var nextIndex = 0
+        init(_ items: [BatchItem]) { self.items = items; rows = .allocate(capacity: items.count); rows.initialize(repeating: nil, count: items.count) }
+        deinit { rows.deinitialize(count: items.count); rows.deallocate() }
+        func take() -> Int? { lock.lock(); defer { lock.unlock() }; guard nextIndex < items.count else { return nil }; nextIndex += 1; return nextIndex - 1 }
+    }
+
+    /// Runs every job of `reader` not in `skip` (and in the shard), writing rows to `writer`; `progress` gets (done, elapsed) after each window.
+    public func run(reader: JobReader, writer: RowWriter, skip: Set<String>, progress: (Int) -> Void) throws -> BatchSummary {
+        let formatter = BatchRowFormatter(options: options)
+        let threads = max(1, options.threads)
+        let window = options.window > 0 ? options.window : max(64, threads * 32)
+        var summary = BatchSummary()
+        let graph = self.graph
+        while true {
+            var chunk: [BatchItem] = []
+            chunk.reserveCapacity(window)
+            while chunk.count < window, let item = reader.next() {
+                if let shard = options.shard, Shard.shard(of: item.id, count: shard.n) != shard.k { continue }
+                if skip.contains(item.id) { summary.skipped += 1; continue }
+                chunk.append(item)
+            }
+            if chunk.isEmpty { break }
+            let slots = Slots(chunk)
+            DispatchQueue.concurrentPerform(iterations: min(threads, chunk.count)) { _ in
+                while let i = slots.take() {
+                    let row: BatchRow
+                    switch slots.items[i] {
+                    case let .job(job): row = routeJob(job, graph: graph, formatter: formatter)
+                    case let .bad(id, _, message): row = formatter.failure(id: id, status: "bad_row", message: message)
+                    }
+                    slots.rows[i] = row
+                }
+            }
+            for i in 0..<chunk.count {
+                let row = slots.rows[i]!
+                try writer.write(row.text)
+                if row.ok { summary.ok += 1 } else { summary.failed += 1 }
+            }
+            writer.sync()
+            progress(summary.ok + summary.failed)
+        }
+        writer.sync()
+        return summary
+    }
+}

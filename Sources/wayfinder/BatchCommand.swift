@@ -1,0 +1,119 @@
+import Batch
+import Foundation
+import Graph
+
+/// `wayfinder batch`: routes a file of jobs (NDJSON or CSV) on all cores, one row per job in input order.
+enum BatchCommand {
+    /// Exit code when the batch ran but some jobs failed (their rows say why).
+    static let someJobsFailed: Int32 = 7
+
+    static let usage = """
+    usage: wayfinder batch --graph G.wfg --input JOBS --output RESULTS [--threads N] [--geometry none|polyline|polyline6|geojson]
+                           [--steps] [--format ndjson|csv] [--places FILE] [--resume] [--shard K/N] [--time-zone ZONE]
+                           [--mode car|foot] [--depart T] [--max-snap M] [--quiet]
+
+      --input JOBS    NDJSON ({"id","mode","depart"|"arrive","stops"} per line) or CSV with header id,mode,depart,stops
+      --output FILE   results, one row per job in input order (NDJSON or CSV by --format, default ndjson)
+      --threads N     routing threads (default: all cores)
+      --places FILE   name,lat,lon lines: stops may be given by name
+      --resume        keep the rows already in --output (a torn last row is dropped) and append the missing jobs
+      --shard K/N     only jobs whose id hashes (FNV-1a 64 mod N) to shard K, K from 1 to N
+      --mode, --depart  defaults for jobs that give none (car; the batch's start time)
+    exit codes: 0 all jobs ok, 7 some jobs failed (see their rows), 2 bad usage, 3 bad input, 4 output not written
+    """
+
+    static func run(_ arguments: [String]) throws {
+        let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--input", "-i", "--output", "-o", "--threads", "--geometry", "--format",
+                                                        "--places", "--shard", "--time-zone", "--mode", "--depart", "--max-snap", "--window"],
+                                    switches: ["--steps", "--resume", "--quiet", "-q", "-h", "--help"])
+        if args.has("-h") || args.has("--help") { print(usage); return }
+        guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
+        guard let input = args.value("--input") ?? args.value("-i") else { throw CommandError.usage("--input JOBS is required\n\n\(usage)") }
+        guard let output = args.value("--output") ?? args.value("-o") else { throw CommandError.usage("--output RESULTS is required\n\n\(usage)") }
+        guard args.positionals.isEmpty else { throw CommandError.usage("unexpected argument '\(args.positionals[0])'") }
+        var options = BatchOptions()
+        if let t = args.value("--threads") {
+            guard let n = Int(t), n >= 1, n <= 1024 else { throw CommandError.usage("--threads must be a whole number from 1, not '\(t)'") }
+            options.threads = n
+        }
+        if let w = args.value("--window") {
+            guard let n = Int(w), n >= 1 else { throw CommandError.usage("--window must be a positive whole number, not '\(w)'") }
+            options.window = n
+        }
+        if let g = args.value("--geometry") {
+            guard let geometry = BatchGeometry(rawValue: g) else { throw CommandError.usage("--geometry must be none, polyline, polyline6 or geojson, not '\(g)'") }
+            options.geometry = geometry
+        }
+        if let f = args.value("--format") {
+            guard let format = BatchOutputFormat(rawValue: f) else { throw CommandError.usage("--format must be ndjson or csv, not '\(f)'") }
+            options.format = format
+        }
+        options.steps = args.has("--steps")
+        if let name = args.value("--time-zone") {
+            guard let zone = TimeZone(identifier: name) else { throw CommandError.usage("--time-zone: unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)") }
+            options.timeZone = zone
+        }
+        if let mode = args.value("--mode") {
+            switch mode {
+            case "car", "driving", "automobile": options.defaultMode = "car"
+            case "foot", "walking", "walk": options.defaultMode = "foot"
+            default: throw CommandError.usage("--mode must be car or foot, not '\(mode)'")
+            }
+        }
+        if let d = args.value("--depart") { options.defaultDeparture = try RouteCommand.parseDate(d, option: "--depart", timeZone: options.timeZone) }
+        if let text = args.value("--max-snap") {
+            guard let m = Double(text), m > 0, m.isFinite else { throw CommandError.usage("--max-snap must be a positive number of metres, not '\(text)'") }
+            options.maximumSnappingDistance = m
+        }
+        if let s = args.value("--shard") {
+            let parts = s.split(separator: "/")
+            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
+                throw CommandError.usage("--shard must be K/N with 1 ≤ K ≤ N (e.g. 2/4), not '\(s)'")
+            }
+            options.shard = (k, n)
+        }
+
+        // Everything that can fail before any work: places, input, graph, output.
+        var places = PlaceBook()
+        if let p = args.value("--places") {
+            do { places = try PlaceBook(contentsOfFile: p) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        }
+        let reader: JobReader
+        do { reader = try JobReader(path: input, places: places, timeZone: options.timeZone) } catch {
+            throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
+        }
+        let graph: RoadGraph
+        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        var skip = Set<String>()
+        var needHeader = true
+        if args.has("--resume") && FileManager.default.fileExists(atPath: output) {
+            do {
+                let found = try ResumeScanner.scan(path: output, format: options.format)
+                skip = found.ids; needHeader = !found.hasHeader
+            } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.outputFailed) }
+        }
+        let writer: RowWriter
+        do { writer = try RowWriter(path: output, truncate: !args.has("--resume")) } catch {
+            throw CommandError(message: "\(error)", exitCode: ExitCode.outputFailed)
+        }
+        if needHeader, let header = BatchRowFormatter(options: options).header {
+            do { try writer.write(header) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.outputFailed) }
+        }
+
+        let progress = TerminalProgress(quiet: args.has("--quiet") || args.has("-q"))
+        let runner = BatchRunner(graph: graph, options: options)
+        let summary: BatchSummary
+        do {
+            summary = try runner.run(reader: reader, writer: writer, skip: skip) { done in
+                let rate = Double(done) / max(progress.elapsed, 1e-3)
+                progress.show("batch \(Format.count(done)) jobs  \(String(format: "%.0f", rate)) jobs/s  elapsed \(Format.duration(progress.elapsed))")
+            }
+        } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.outputFailed) }
+        progress.finish()
+        var line = "batch: \(Format.count(summary.ok + summary.failed)) jobs, \(Format.count(summary.ok)) ok, \(Format.count(summary.failed)) failed"
+        if summary.skipped > 0 { line += ", \(Format.count(summary.skipped)) already done (--resume)" }
+        line += String(format: " in %.1f s", progress.elapsed)
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        if summary.failed > 0 { exit(someJobsFailed) }
+    }
+}
