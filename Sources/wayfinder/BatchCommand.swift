@@ -101,12 +101,27 @@ enum BatchCommand {
         }
 
         let progress = TerminalProgress(quiet: args.has("--quiet") || args.has("-q"))
+        // The number of jobs to route, estimated up front for "time left" (only on a terminal, only for a regular file).
+        var total: Int? = nil
+        if progress.enabled, let lines = estimatedJobLines(path: input) {
+            var jobs = lines - (reader.format == .csv ? 1 : 0) - skip.count
+            if let shard = options.shard { jobs = (jobs + shard.n - 1) / shard.n }
+            total = max(jobs, 0)
+        }
         let runner = BatchRunner(graph: graph, options: options)
         let summary: BatchSummary
         do {
             summary = try runner.run(reader: reader, writer: writer, skip: skip) { done in
-                let rate = Double(done) / max(progress.elapsed, 1e-3)
-                progress.show("batch \(Format.count(done)) jobs  \(String(format: "%.0f", rate)) jobs/s  elapsed \(Format.duration(progress.elapsed))")
+                let elapsed = progress.elapsed
+                let rate = Double(done) / max(elapsed, 1e-3)
+                let rateText = String(format: "%.0f", rate)
+                if let total, total > 0 {
+                    let shown = max(total, done)
+                    let left = done > 0 ? Double(shown - done) / rate : .infinity
+                    progress.show("batch \(TerminalProgress.bar(Double(done) / Double(shown))) \(Format.count(done))/\(Format.count(shown)) jobs, \(rateText) jobs/s, left \(Format.duration(left))")
+                } else {
+                    progress.show("batch \(Format.count(done)) jobs, \(rateText) jobs/s, elapsed \(Format.duration(elapsed))")
+                }
             }
         } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.outputFailed) }
         progress.finish()
@@ -115,5 +130,37 @@ enum BatchCommand {
         line += String(format: " in %.1f s", progress.elapsed)
         FileHandle.standardError.write(Data((line + "\n").utf8))
         if summary.failed > 0 { exit(someJobsFailed) }
+    }
+
+    /// The non-blank lines of `path` when it is a regular file (nil for standard input, pipes, devices or on a read
+    /// error): a quick scan in 1 MB chunks, used only to estimate the jobs for the progress line. A quoted CSV field
+    /// spanning lines counts each of its lines, so this is an estimate.
+    static func estimatedJobLines(path: String) -> Int? {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let size = 1 << 20
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        defer { buffer.deallocate() }
+        var lines = 0
+        var lineHasContent = false
+        while true {
+            let n = read(fd, buffer, size)
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            for i in 0..<n {
+                switch buffer[i] {
+                case 0x0A:
+                    if lineHasContent { lines += 1 }
+                    lineHasContent = false
+                case 0x20, 0x09, 0x0D: break
+                default: lineHasContent = true
+                }
+            }
+        }
+        if lineHasContent { lines += 1 }
+        return lines
     }
 }
