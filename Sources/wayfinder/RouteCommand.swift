@@ -37,18 +37,8 @@ enum RouteCommand {
             return
         }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
-        let mode = args.value("--mode") ?? "car"
-        let transport: TransportType
-        switch mode {
-        case "car", "driving", "automobile": transport = .automobile
-        case "foot", "walking", "walk": transport = .walking
-        default: throw CommandError.usage("--mode must be car or foot, not '\(mode)'")
-        }
-        var timeZone = TimeZone.current
-        if let name = args.value("--time-zone") {
-            guard let zone = TimeZone(identifier: name) else { throw CommandError.usage("--time-zone: unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)") }
-            timeZone = zone
-        }
+        let transport = try transportType(args.value("--mode"))
+        let timeZone = try parseTimeZone(args.value("--time-zone"))
         if args.value("--depart") != nil && args.value("--arrive") != nil { throw CommandError.usage("give --depart or --arrive, not both") }
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
         let arrive = try args.value("--arrive").map { try parseDate($0, option: "--arrive", timeZone: timeZone) }
@@ -113,18 +103,8 @@ enum RouteCommand {
         if args.value("--alternatives") != nil || args.has("--straight") {
             throw CommandError.usage("--alternatives and --straight do not apply to an ETA list")
         }
-        let mode = args.value("--mode") ?? "car"
-        let transport: TransportType
-        switch mode {
-        case "car", "driving", "automobile": transport = .automobile
-        case "foot", "walking", "walk": transport = .walking
-        default: throw CommandError.usage("--mode must be car or foot, not '\(mode)'")
-        }
-        var timeZone = TimeZone.current
-        if let name = args.value("--time-zone") {
-            guard let zone = TimeZone(identifier: name) else { throw CommandError.usage("--time-zone: unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)") }
-            timeZone = zone
-        }
+        let transport = try transportType(args.value("--mode"))
+        let timeZone = try parseTimeZone(args.value("--time-zone"))
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
         var maxSnap = 1000.0
         if let text = args.value("--max-snap") {
@@ -225,6 +205,24 @@ enum RouteCommand {
             if chars.isEmpty { return fields }
             chars = chars.dropFirst() // the comma
         }
+    }
+
+    /// The transport type of a `--mode` value (default car).
+    static func transportType(_ mode: String?) throws -> TransportType {
+        switch mode ?? "car" {
+        case "car", "driving", "automobile": return .automobile
+        case "foot", "walking", "walk": return .walking
+        default: throw CommandError.usage("--mode must be car or foot, not '\(mode ?? "")'")
+        }
+    }
+
+    /// The time zone of a `--time-zone` value (default: the system's).
+    static func parseTimeZone(_ name: String?) throws -> TimeZone {
+        guard let name else { return .current }
+        guard let zone = TimeZone(identifier: name) else {
+            throw CommandError.usage("--time-zone: unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)")
+        }
+        return zone
     }
 
     /// A stop argument "lat,lon".
