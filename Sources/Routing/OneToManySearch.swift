@@ -39,7 +39,6 @@ public struct OneToManySearch: Sendable {
 
     private func search(_ start: SearchEndpoint, _ targets: [SearchEndpoint], _ ws: SearchWorkspace) -> (results: [OneToManyEntry?], settled: Int) {
         let g = space
-        let graph = g.graph
         ws.reset()
         @inline(__always) func cost(_ d: UInt32) -> Double { Double(g.time(d)) }
 
@@ -138,37 +137,16 @@ public struct OneToManySearch: Sendable {
             }
         }
 
-        // Unwind each target's states into traversal figures, summed in the order RouteSearch sums them.
+        // Unwind each target's states into its traversals.
         var results: [OneToManyEntry?] = []
         results.reserveCapacity(count)
         for i in 0..<count {
             if zero[i] { results.append(OneToManyEntry(duration: 0, distance: 0)); continue }
             guard best[i] < .infinity else { results.append(nil); continue }
-            var duration = 0.0, distance = 0.0
-            func add(_ d: UInt32, from a: Double, to b: Double) {
-                let e = g.edge(d)
-                let fraction = abs(b - a)
-                distance += Double(graph.edgeLengthMillimetres[e]) / 1000 * fraction
-                duration += Double(g.time(d)) / 1000 * fraction
-            }
-            let target = targets[i]
-            if direct[i], let d = bestEntry[i] {
-                let a = start.node == nil ? start.fraction : (g.isReversed(d) ? 1.0 : 0.0)
-                add(d, from: a, to: target.fraction)
-            } else {
-                var edges: [UInt32] = []
-                var s = bestState[i]
-                while s >= 0 {
-                    edges.append(g.directedEdge(ofState: Int(s)))
-                    s = ws.parent[Int(s)]
-                }
-                edges.reverse()
-                for (k, d) in edges.enumerated() {
-                    let whole: (Double, Double) = g.isReversed(d) ? (1, 0) : (0, 1)
-                    add(d, from: k == 0 && start.node == nil ? start.fraction : whole.0, to: whole.1)
-                }
-                if let d = bestEntry[i] { add(d, from: g.isReversed(d) ? 1 : 0, to: target.fraction) }
-            }
+            // The same traversals, summed in the same order, as RouteSearch gives for this pair.
+            let traversals = g.traversals(endingIn: bestState[i], parents: ws.parent, entry: bestEntry[i], direct: direct[i],
+                                          from: start, to: targets[i])
+            let duration = traversals.reduce(0) { $0 + $1.duration }, distance = traversals.reduce(0) { $0 + $1.distance }
             results.append(OneToManyEntry(duration: duration, distance: distance))
         }
         return (results, settled)

@@ -161,36 +161,42 @@ public struct RouteSearch: Sendable {
         }
         guard best < .infinity else { return nil }
 
-        // Unwind the states into directed edges, then into traversals.
-        var edges: [UInt32] = []
-        if !direct {
-            var s = bestState
-            while s >= 0 {
-                edges.append(g.directedEdge(ofState: Int(s)))
-                s = ws.parent[Int(s)]
-            }
-            edges.reverse()
-        }
-        var traversals: [EdgeTraversal] = []
-        func add(_ d: UInt32, from a: Double, to b: Double) {
-            let e = g.edge(d)
-            let fraction = abs(b - a)
-            traversals.append(EdgeTraversal(edge: e, reversed: g.isReversed(d), startFraction: a, endFraction: b,
-                                            distance: Double(graph.edgeLengthMillimetres[e]) / 1000 * fraction,
-                                            duration: Double(g.time(d)) / 1000 * fraction))
-        }
-        if direct, let d = bestEntry {
-            let a = start.node == nil ? start.fraction : (g.isReversed(d) ? 1.0 : 0.0)
-            add(d, from: a, to: target.fraction)
-        } else {
-            for (i, d) in edges.enumerated() {
-                let whole: (Double, Double) = g.isReversed(d) ? (1, 0) : (0, 1)
-                add(d, from: i == 0 && start.node == nil ? start.fraction : whole.0, to: whole.1)
-            }
-            if let d = bestEntry { add(d, from: g.isReversed(d) ? 1 : 0, to: target.fraction) }
-        }
+        let traversals = g.traversals(endingIn: bestState, parents: ws.parent, entry: bestEntry, direct: direct, from: start, to: target)
         return SearchResult(traversals: traversals, duration: traversals.reduce(0) { $0 + $1.duration },
                             distance: traversals.reduce(0) { $0 + $1.distance }, settled: settled)
+    }
+}
+
+extension SearchGraph {
+    /// The traversals of a route found by a search: the states unwound through `parents` from `state` (none when
+    /// `direct`, the start and target sharing an edge), then the partial target edge `entry` if any; the first
+    /// edge starts part-way when the start is not on a node.
+    func traversals(endingIn state: Int32, parents: [Int32], entry: UInt32?, direct: Bool,
+                    from start: SearchEndpoint, to target: SearchEndpoint) -> [EdgeTraversal] {
+        var traversals: [EdgeTraversal] = []
+        func add(_ d: UInt32, from a: Double, to b: Double) {
+            let e = edge(d)
+            let fraction = abs(b - a)
+            traversals.append(EdgeTraversal(edge: e, reversed: isReversed(d), startFraction: a, endFraction: b,
+                                            distance: Double(graph.edgeLengthMillimetres[e]) / 1000 * fraction,
+                                            duration: Double(time(d)) / 1000 * fraction))
+        }
+        if direct, let d = entry {
+            add(d, from: start.node == nil ? start.fraction : (isReversed(d) ? 1.0 : 0.0), to: target.fraction)
+            return traversals
+        }
+        var edges: [UInt32] = []
+        var s = state
+        while s >= 0 {
+            edges.append(directedEdge(ofState: Int(s)))
+            s = parents[Int(s)]
+        }
+        for (i, d) in edges.reversed().enumerated() {
+            let whole: (Double, Double) = isReversed(d) ? (1, 0) : (0, 1)
+            add(d, from: i == 0 && start.node == nil ? start.fraction : whole.0, to: whole.1)
+        }
+        if let d = entry { add(d, from: isReversed(d) ? 1 : 0, to: target.fraction) }
+        return traversals
     }
 }
 
