@@ -69,6 +69,14 @@ public final class GraphFileWriter {
         try outcome.get()
     }
 
+    /// Copies the sections of an existing graph file, in its order, except those named in `excluded`
+    /// (to extend a file with new sections: copy it, append the new ones, finish).
+    public func appendSections(of file: GraphFile, except excluded: Set<String> = []) throws(GraphFileError) {
+        for section in file.sections where !excluded.contains(section.name) {
+            try append(section.name, bytes: try file.bytes(section.name), elementSize: section.elementSize)
+        }
+    }
+
     /// Writes the header and section table, flushes, and renames the file into place.
     public func finish() throws(GraphFileError) {
         var header = [UInt8](repeating: 0, count: GraphFileFormat.headerSize)
