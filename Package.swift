@@ -37,6 +37,8 @@ let package = Package(
         .executableTarget(name: "expat-baseline", dependencies: ["OSM", "CExpat"], path: "Tools/ExpatBaseline"),
         // Benchmark: route queries (A*) against the plain Dijkstra on random pairs (Tools/bench-route).
         .executableTarget(name: "route-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/RouteBenchmark"),
+        // Benchmark: contraction-hierarchy queries, matrices and trips against A* and Dijkstra (Tools/bench-ch).
+        .executableTarget(name: "ch-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/HierarchyBenchmark"),
 
         .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),

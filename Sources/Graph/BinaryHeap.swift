@@ -11,6 +11,9 @@ public struct BinaryHeap<Key: Comparable, Element> {
     @inlinable public var isEmpty: Bool { keys.isEmpty }
     @inlinable public var count: Int { keys.count }
 
+    /// The smallest key, without removing it.
+    @inlinable public var peekKey: Key? { keys.first }
+
     /// Empties the heap, keeping its storage for reuse.
     @inlinable public mutating func removeAll() {
         keys.removeAll(keepingCapacity: true)

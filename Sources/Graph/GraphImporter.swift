@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import OSM
 
 /// Imports OSM XML into a graph file: stream the input through the collector, build the graph, write it.
@@ -6,6 +9,8 @@ public struct GraphImporter {
     public var profiles: [TravelProfile]
     /// Whether to build the ALT landmark tables that speed up searches (preprocessing after the import proper).
     public var buildLandmarks = true
+    /// Steps that add sections after the graph is built (contraction hierarchies, timetables), in order.
+    public var extensions: [any GraphExtension] = []
 
     /// Progress as the import goes: reading (raw and XML bytes, elements) and then the build phases.
     public enum Progress {
@@ -19,6 +24,8 @@ public struct GraphImporter {
         case output(GraphFileError)
         case invalidProfile(String)
         case noRoads(String)
+        /// An extension failed; its message says why.
+        case extensionFailed(String)
 
         public var description: String {
             switch self {
@@ -26,6 +33,7 @@ public struct GraphImporter {
             case let .output(error): return error.description
             case let .invalidProfile(message): return message
             case let .noRoads(name): return "\(name) holds no road any profile can use: nothing to import"
+            case let .extensionFailed(message): return message
             }
         }
     }
@@ -61,7 +69,38 @@ public struct GraphImporter {
         if graph.edgeFrom.isEmpty { throw .noRoads(input.file.name) }
         progress(.phase("writing"))
         let metadata = GraphMetadata(generator: wayfinderVersion, statistics: builder.statistics, profiles: profiles)
-        do { try Self.write(graph, metadata: metadata, to: outputPath) } catch { throw .output(error) }
+        if extensions.isEmpty {
+            do { try Self.write(graph, metadata: metadata, to: outputPath) } catch { throw .output(error) }
+            return builder.statistics
+        }
+        // With extensions: the graph goes to a hidden file beside the output first; the output is written once,
+        // holding the graph's sections and the extensions', so nothing half-done ever stands at the output path.
+        let slash = outputPath.lastIndex(of: "/")
+        let folder = slash.map { String(outputPath[...$0]) } ?? ""
+        let base = folder + "." + (slash.map { String(outputPath[outputPath.index(after: $0)...]) } ?? outputPath) + ".base-\(getpid())"
+        defer { unlink(base) }
+        do { try Self.write(graph, metadata: metadata, to: base) } catch { throw .output(error) }
+        do {
+            let written = try RoadGraph(path: base)
+            let writer = try GraphFileWriter(path: outputPath)
+            try writer.appendSections(of: written.file)
+            for step in extensions {
+                do { try step.extend(written, writer: writer) { progress(.phase($0)) } } catch let error as GraphFileError {
+                    throw error
+                } catch {
+                    writer.abandon()
+                    throw Failure.extensionFailed("\(error)")
+                }
+            }
+            progress(.phase("writing"))
+            try writer.finish()
+        } catch let error as GraphFileError {
+            throw .output(error)
+        } catch let error as Failure {
+            throw error
+        } catch {
+            throw .extensionFailed("\(error)")
+        }
         return builder.statistics
     }
 

@@ -173,6 +173,18 @@ extension SearchGraph {
     /// edge starts part-way when the start is not on a node.
     func traversals(endingIn state: Int32, parents: [Int32], entry: UInt32?, direct: Bool,
                     from start: SearchEndpoint, to target: SearchEndpoint) -> [EdgeTraversal] {
+        var edges: [UInt32] = []
+        var s = state
+        while !direct && s >= 0 {
+            edges.append(directedEdge(ofState: Int(s)))
+            s = parents[Int(s)]
+        }
+        return traversals(edges: edges.reversed(), entry: entry, direct: direct, from: start, to: target)
+    }
+
+    /// The traversals of a route along directed edges `edges` in travel order, then the partial target edge
+    /// `entry` if any (`direct`: only `entry`, the start and target sharing an edge).
+    func traversals(edges: [UInt32], entry: UInt32?, direct: Bool, from start: SearchEndpoint, to target: SearchEndpoint) -> [EdgeTraversal] {
         var traversals: [EdgeTraversal] = []
         func add(_ d: UInt32, from a: Double, to b: Double) {
             let e = edge(d)
@@ -185,13 +197,7 @@ extension SearchGraph {
             add(d, from: start.node == nil ? start.fraction : (isReversed(d) ? 1.0 : 0.0), to: target.fraction)
             return traversals
         }
-        var edges: [UInt32] = []
-        var s = state
-        while s >= 0 {
-            edges.append(directedEdge(ofState: Int(s)))
-            s = parents[Int(s)]
-        }
-        for (i, d) in edges.reversed().enumerated() {
+        for (i, d) in edges.enumerated() {
             let whole: (Double, Double) = isReversed(d) ? (1, 0) : (0, 1)
             add(d, from: i == 0 && start.node == nil ? start.fraction : whole.0, to: whole.1)
         }

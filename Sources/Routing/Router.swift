@@ -8,6 +8,7 @@ public enum RoutingError: Error, Equatable, CustomStringConvertible {
     case noRoad(stop: Int, coordinate: Coordinate, profile: String, maxDistance: Double)
     case noRoute(leg: Int, from: Coordinate, to: Coordinate, profile: String)
     case unknownProfile(String, available: [String])
+    case corruptGraph(String)
 
     public var description: String {
         func format(_ c: Coordinate) -> String { String(format: "%.6f,%.6f", c.latitude, c.longitude) }
@@ -19,6 +20,7 @@ public enum RoutingError: Error, Equatable, CustomStringConvertible {
         case let .noRoute(leg, from, to, profile):
             return "no \(profile) route for leg \(leg + 1), from \(format(from)) to \(format(to)): the stops lie on parts of the network that do not connect"
         case let .unknownProfile(name, available): return "the graph has no profile '\(name)' (it has \(available.joined(separator: ", ")))"
+        case let .corruptGraph(message): return message
         }
     }
 }
@@ -42,6 +44,9 @@ public final class Router: @unchecked Sendable {
     public let graph: RoadGraph
     public let profile: ProfileGraph
     public let search: RouteSearch
+    /// The search over the profile's contraction hierarchy, when the graph file has one: it answers every
+    /// best-route query (alternatives, which re-weight edges, use `search`).
+    public let hierarchy: HierarchySearch?
     public let snapper: Snapper
 
     /// Most alternatives share at most this fraction of their length with the routes found before them…
@@ -50,13 +55,31 @@ public final class Router: @unchecked Sendable {
     public static let maximumStretch = 1.4
 
     /// Prepares routing on profile `name` ("car", "foot") of `graph`.
-    public init(graph: RoadGraph, profile name: String) throws(RoutingError) {
+    /// `useHierarchy: false` ignores the file's contraction hierarchy (for comparisons).
+    public init(graph: RoadGraph, profile name: String, useHierarchy: Bool = true) throws(RoutingError) {
         guard let profile = graph.profile(named: name) else {
             throw .unknownProfile(name, available: graph.profiles.map(\.profile.name))
         }
         self.graph = graph
         self.profile = profile
-        search = RouteSearch(space: SearchGraph(graph: graph, profile: profile))
+        let space = SearchGraph(graph: graph, profile: profile)
+        search = RouteSearch(space: space)
+        var hierarchy: HierarchySearch? = nil
+        if useHierarchy {
+            do {
+                if let ch = try ContractionHierarchy(graph: graph, profile: name) {
+                    guard let search = HierarchySearch(states: HierarchyStates(space: space), hierarchy: ch) else {
+                        throw RoutingError.corruptGraph("\(graph.file.path): the contraction hierarchy of profile '\(name)' does not match its graph; import the file again")
+                    }
+                    hierarchy = search
+                }
+            } catch let error as RoutingError {
+                throw error
+            } catch {
+                throw .corruptGraph("\(error)")
+            }
+        }
+        self.hierarchy = hierarchy
         snapper = Snapper(graph: graph, profile: profile)
     }
 
@@ -91,7 +114,7 @@ public final class Router: @unchecked Sendable {
         var results: [SearchResult] = []
         var start = SearchEndpoint(snapped[0], in: graph)
         for i in 0..<(snapped.count - 1) {
-            guard let result = search.route(from: start, to: SearchEndpoint(snapped[i + 1], in: graph)) else {
+            guard let result = fastest(from: start, to: SearchEndpoint(snapped[i + 1], in: graph)) else {
                 throw .noRoute(leg: i, from: stops[i], to: stops[i + 1], profile: profile.profile.name)
             }
             results.append(result)
@@ -114,6 +137,12 @@ public final class Router: @unchecked Sendable {
             }
         }
         return (routes, waypoints)
+    }
+
+    /// The fastest route between two endpoints: over the hierarchy when there is one, else by A*.
+    public func fastest(from start: SearchEndpoint, to target: SearchEndpoint) -> SearchResult? {
+        if let hierarchy { return hierarchy.route(from: start, to: target) }
+        return search.route(from: start, to: target)
     }
 
     /// One leg from a search result: geometry, distance, time, steps, bounding box.

@@ -69,6 +69,17 @@ public struct SearchGraph: @unchecked Sendable {
         state < 2 * graph.edgeCount ? rules.start(UInt32(state)) : Int32(state - 2 * graph.edgeCount)
     }
 
+    /// Calls `body` with every state one move away from `state`, and the directed edge the move takes.
+    @inline(__always)
+    public func forEachMove(fromState state: Int, _ body: (Int, UInt32) -> Void) {
+        let d = directedEdge(ofState: state)
+        let rule = rule(ofState: state)
+        forEachLeaving(head(d)) { next in
+            guard let nextRule = move(from: d, rule: rule, to: next) else { return }
+            body(stateID(next, rule: nextRule), next)
+        }
+    }
+
     /// The automaton state after moving from a state (arrived on `from` in rule state `rule`) onto `to`,
     /// or nil when the move is not allowed: a turn restriction forbids it, or the node between is a barrier
     /// closed to the profile and the move is not the U-turn back along `from`.

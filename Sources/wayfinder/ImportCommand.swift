@@ -1,21 +1,23 @@
 import Foundation
 import Graph
 import OSM
+import Routing
 
 /// `wayfinder import INPUT -o OUTPUT.wfg`: OSM XML (plain, gzip, bzip2; "-" for stdin) to a graph file.
 enum ImportCommand {
     static let usage = """
-    usage: wayfinder import INPUT [-o OUTPUT.wfg] [--profiles FILE.json] [--no-landmarks] [--quiet]
+    usage: wayfinder import INPUT [-o OUTPUT.wfg] [--profiles FILE.json] [--no-landmarks] [--no-ch] [--quiet]
 
       INPUT            OSM XML: .osm, .osm.gz or .osm.bz2 (compression told from the first bytes); - reads stdin
       -o, --output     the graph file to write (default: INPUT's name with .wfg, in the current folder)
       --profiles FILE  a JSON array of profile tables to build instead of the default car and foot
-      --no-landmarks   skip the preprocessing for fast searches (ALT landmark tables): a smaller file, slower routes
+      --no-landmarks   skip the ALT landmark tables (used by alternatives and when there is no hierarchy)
+      --no-ch          skip the contraction hierarchies: a smaller file and a quicker import, slower routes and no fast matrices
       -q, --quiet      no progress bar, only the summary
     """
 
     static func run(_ arguments: [String]) throws {
-        let args = try ArgumentList(arguments, valued: ["-o", "--output", "--profiles"], switches: ["-q", "--quiet", "--no-landmarks", "-h", "--help"])
+        let args = try ArgumentList(arguments, valued: ["-o", "--output", "--profiles"], switches: ["-q", "--quiet", "--no-landmarks", "--no-ch", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard args.positionals.count == 1 else { throw CommandError.usage("import takes one input file\n\n\(usage)") }
         let input = args.positionals[0]
@@ -24,6 +26,7 @@ enum ImportCommand {
         }
         var importer = GraphImporter()
         importer.buildLandmarks = !args.has("--no-landmarks")
+        if !args.has("--no-ch") { importer.extensions.append(HierarchyExtension()) }
         if let file = args.value("--profiles") {
             do {
                 importer.profiles = try JSONDecoder().decode([TravelProfile].self, from: Data(contentsOf: URL(fileURLWithPath: file)))
@@ -33,8 +36,9 @@ enum ImportCommand {
         }
         let display = TerminalProgress(quiet: args.has("-q") || args.has("--quiet"))
         let started = Date()
-        nonisolated(unsafe) var preprocessingStarted: Date? = nil
-        nonisolated(unsafe) var preprocessingEnded: Date? = nil
+        // Seconds spent in each "preprocessing: …" phase (landmarks, contraction hierarchies), timed apart.
+        nonisolated(unsafe) var preprocessing: [(name: String, seconds: Double)] = []
+        nonisolated(unsafe) var openPhase: (name: String, started: Date)? = nil
         let statistics: ImportStatistics
         do {
             statistics = try importer.run(input: input, output: output) { progress in
@@ -57,8 +61,8 @@ enum ImportCommand {
                     display.show(line)
                 case let .phase(name):
                     let now = Date()
-                    if preprocessingStarted != nil && preprocessingEnded == nil { preprocessingEnded = now }
-                    if name.hasPrefix("preprocessing") { preprocessingStarted = now }
+                    if let open = openPhase { preprocessing.append((open.name, now.timeIntervalSince(open.started))); openPhase = nil }
+                    if name.hasPrefix("preprocessing: ") { openPhase = (String(name.dropFirst("preprocessing: ".count)), now) }
                     display.show("building: \(name)…", force: true)
                 }
             }
@@ -73,8 +77,6 @@ enum ImportCommand {
         display.finish()
         let wall = Date().timeIntervalSince(started)
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64) ?? 0
-        var preprocessing: Double? = nil
-        if let a = preprocessingStarted, let b = preprocessingEnded { preprocessing = b.timeIntervalSince(a) }
         print(summary(statistics, input: input, output: output, fileSize: fileSize, wall: wall, peak: peakMemoryBytes(), preprocessing: preprocessing))
     }
 
@@ -86,7 +88,7 @@ enum ImportCommand {
     }
 
     /// The end-of-import report: what was read, built, skipped, and what it cost.
-    static func summary(_ s: ImportStatistics, input: String, output: String, fileSize: Int64, wall: Double, peak: Int64, preprocessing: Double? = nil) -> String {
+    static func summary(_ s: ImportStatistics, input: String, output: String, fileSize: Int64, wall: Double, peak: Int64, preprocessing: [(name: String, seconds: Double)] = []) -> String {
         var lines: [String] = []
         lines.append("Imported \(input == "-" ? "standard input" : input) → \(output)")
         lines.append("  read          \(Format.count(s.nodesRead)) nodes, \(Format.count(s.waysRead)) ways, \(Format.count(s.relationsRead)) relations")
@@ -111,7 +113,9 @@ enum ImportCommand {
         let perEdge = directed > 0 ? String(format: " (%.1f bytes per directed edge)", Double(fileSize) / Double(directed)) : ""
         lines.append("  file          \(Format.bytes(fileSize))\(perEdge)")
         var time = "  time          " + String(format: "%.2f s", wall)
-        if let preprocessing { time += String(format: " (of which %.2f s preprocessing: landmarks)", preprocessing) }
+        if !preprocessing.isEmpty {
+            time += " (of which preprocessing " + preprocessing.map { String(format: "%.2f s %@", $0.seconds, $0.name) }.joined(separator: ", ") + ")"
+        }
         lines.append(time + ", peak memory \(Format.bytes(peak))")
         return lines.joined(separator: "\n")
     }

@@ -1,0 +1,201 @@
+import Foundation
+import Graph
+
+/// Fastest routes over a contraction hierarchy: a bidirectional Dijkstra that only climbs the hierarchy from both
+/// ends (with stall-on-demand), then unpacks the shortcuts into the states `RouteSearch` would have settled, so
+/// the route, its time, geometry and steps are those of the plain search.
+public struct HierarchySearch: Sendable {
+    public let space: SearchGraph
+    public let hierarchy: ContractionHierarchy
+    public let states: HierarchyStates
+    let endpoints: HierarchyEndpointBuilder
+    private let pool: HierarchyWorkspacePool
+
+    /// Prepares searches over `hierarchy`, built for `states` (nil when the hierarchy does not match them).
+    public init?(states: HierarchyStates, hierarchy: ContractionHierarchy) {
+        guard hierarchy.vertexCount == states.count else { return nil }
+        space = states.space
+        self.states = states
+        self.hierarchy = hierarchy
+        endpoints = HierarchyEndpointBuilder(states: states)
+        pool = HierarchyWorkspacePool(stateCount: states.count)
+    }
+
+    /// The fastest route from `start` to `target`, or nil when none exists.
+    public func route(from start: SearchEndpoint, to target: SearchEndpoint) -> SearchResult? {
+        pool.withWorkspace { search(start, target, $0) }
+    }
+
+    private func search(_ start: SearchEndpoint, _ end: SearchEndpoint, _ ws: HierarchyWorkspace) -> SearchResult? {
+        let g = space, ch = hierarchy
+        let source = endpoints.source(start)
+        let target = endpoints.target(end)
+        var best = Double.infinity
+        var meeting = -1
+        var directRoute: DirectRoute? = nil
+        if let found = endpoints.direct(source, target) {
+            if case .zero = found.kind { return SearchResult(traversals: [], duration: 0, distance: 0, settled: 0) }
+            best = found.cost
+            directRoute = found
+        }
+        ws.reset()
+        for (i, seed) in source.starts.enumerated() where !ws.forward.isReached(seed.vertex) || seed.cost < ws.forward.cost[seed.vertex] {
+            ws.forward.reach(seed.vertex, cost: seed.cost, parent: -1, arc: Int32(-1 - i))
+            ws.forward.heap.push(seed.cost, Int32(seed.vertex))
+        }
+        for (i, seed) in target.seeds.enumerated() where !ws.backward.isReached(seed.vertex) || seed.label < ws.backward.cost[seed.vertex] {
+            ws.backward.reach(seed.vertex, cost: seed.label, parent: -1, arc: Int32(-1 - i))
+            ws.backward.heap.push(seed.label, Int32(seed.vertex))
+        }
+        var settled = 0
+        var forwardDone = false, backwardDone = false
+        while !(forwardDone && backwardDone) {
+            let forwardKey = ws.forward.heap.peekKey ?? .infinity, backwardKey = ws.backward.heap.peekKey ?? .infinity
+            if forwardKey >= best { forwardDone = true }
+            if backwardKey >= best { backwardDone = true }
+            if forwardDone && backwardDone { break }
+            let goForward = !forwardDone && (backwardDone || forwardKey <= backwardKey)
+            if goForward {
+                step(ws.forward, other: ws.backward, arcs: ch.up, first: ch.firstUp, stallArcs: ch.down, stallFirst: ch.firstDown,
+                     best: &best, meeting: &meeting, settled: &settled)
+            } else {
+                step(ws.backward, other: ws.forward, arcs: ch.down, first: ch.firstDown, stallArcs: ch.up, stallFirst: ch.firstUp,
+                     best: &best, meeting: &meeting, settled: &settled)
+            }
+        }
+        guard best < .infinity else { return nil }
+
+        let traversals: [EdgeTraversal]
+        if meeting < 0, let directRoute {
+            switch directRoute.kind {
+            case .zero: traversals = []
+            case let .direct(d): traversals = g.traversals(edges: [], entry: d, direct: true, from: start, to: end)
+            case let .single(d): traversals = g.traversals(edges: [d], entry: nil, direct: false, from: start, to: end)
+            }
+        } else {
+            let (edges, entry) = path(through: meeting, ws, source, target)
+            traversals = g.traversals(edges: edges, entry: entry, direct: false, from: start, to: end)
+        }
+        return SearchResult(traversals: traversals, duration: traversals.reduce(0) { $0 + $1.duration },
+                            distance: traversals.reduce(0) { $0 + $1.distance }, settled: settled)
+    }
+
+    /// Settles the smallest state of one direction: meets the other direction there, and relaxes its arcs
+    /// unless a higher state already reaches it more quickly (stall-on-demand).
+    @inline(__always)
+    private func step(_ side: HierarchyWorkspace.Side, other: HierarchyWorkspace.Side, arcs: UnsafeBufferPointer<HierarchyArc>,
+                      first: UnsafeBufferPointer<UInt32>, stallArcs: UnsafeBufferPointer<HierarchyArc>, stallFirst: UnsafeBufferPointer<UInt32>,
+                      best: inout Double, meeting: inout Int, settled: inout Int) {
+        guard let (key, v32) = side.heap.pop() else { return }
+        let v = Int(v32)
+        if side.settledStamp[v] == side.generation || key > side.cost[v] { return }
+        side.settledStamp[v] = side.generation
+        settled += 1
+        if other.isReached(v) {
+            let total = key + other.cost[v]
+            if total < best { best = total; meeting = v }
+        }
+        // Stalled: some higher state reaches v more quickly in this direction, so nothing relaxed from v is best.
+        for i in Int(stallFirst[v])..<Int(stallFirst[v + 1]) {
+            let arc = stallArcs[i]
+            let u = Int(arc.head)
+            if side.isReached(u) && side.cost[u] + Double(arc.time) < key { return }
+        }
+        for i in Int(first[v])..<Int(first[v + 1]) {
+            let arc = arcs[i]
+            let x = Int(arc.head)
+            let candidate = key + Double(arc.time)
+            if !side.isReached(x) || candidate < side.cost[x] {
+                side.reach(x, cost: candidate, parent: v32, arc: Int32(i))
+                side.heap.push(candidate, Int32(x))
+            }
+        }
+    }
+
+    /// The directed edges of the route through `meeting`, shortcuts unpacked, and the partial target edge if any.
+    private func path(through meeting: Int, _ ws: HierarchyWorkspace, _ source: HierarchySource,
+                      _ target: HierarchyTarget) -> (edges: [UInt32], entry: UInt32?) {
+        let ch = hierarchy
+        // Forward half: climb back from the meeting vertex to a start.
+        var chain: [(tail: Int, arc: Int)] = []
+        var v = meeting
+        while ws.forward.arc[v] >= 0 {
+            let p = Int(ws.forward.parent[v])
+            chain.append((p, Int(ws.forward.arc[v])))
+            v = p
+        }
+        var edges = [source.starts[Int(-1 - ws.forward.arc[v])].d]
+        for (tail, arc) in chain.reversed() { ch.unpack(from: tail, to: Int(ch.up[arc].head), ch.up[arc], into: &edges) }
+        // Backward half: from the meeting vertex down to a target seed; each arc v→x is stored at x.
+        v = meeting
+        while ws.backward.arc[v] >= 0 {
+            let x = Int(ws.backward.parent[v])
+            ch.unpack(from: v, to: x, ch.down[Int(ws.backward.arc[v])], into: &edges)
+            v = x
+        }
+        return (edges, target.seeds[Int(-1 - ws.backward.arc[v])].entry)
+    }
+}
+
+/// Per-query scratch space of a hierarchy search: labels, parents and heaps of both directions.
+final class HierarchyWorkspace {
+    /// One direction's labels.
+    final class Side {
+        var cost: [Double]
+        var parent: [Int32]
+        var arc: [Int32]
+        var stamp: [UInt32]
+        var settledStamp: [UInt32]
+        var generation: UInt32 = 0
+        var heap = BinaryHeap<Double, Int32>()
+
+        init(stateCount: Int) {
+            cost = [Double](repeating: 0, count: stateCount)
+            parent = [Int32](repeating: -1, count: stateCount)
+            arc = [Int32](repeating: -1, count: stateCount)
+            stamp = [UInt32](repeating: 0, count: stateCount)
+            settledStamp = [UInt32](repeating: 0, count: stateCount)
+        }
+
+        func reset() {
+            generation &+= 1
+            if generation == 0 {
+                for i in stamp.indices { stamp[i] = 0; settledStamp[i] = 0 }
+                generation = 1
+            }
+            heap.removeAll()
+        }
+
+        @inline(__always) func isReached(_ s: Int) -> Bool { stamp[s] == generation }
+        @inline(__always) func reach(_ s: Int, cost c: Double, parent p: Int32, arc a: Int32) {
+            stamp[s] = generation; cost[s] = c; parent[s] = p; arc[s] = a
+        }
+    }
+
+    let forward: Side
+    let backward: Side
+
+    init(stateCount: Int) {
+        forward = Side(stateCount: stateCount)
+        backward = Side(stateCount: stateCount)
+    }
+
+    func reset() { forward.reset(); backward.reset() }
+}
+
+/// Hands out hierarchy workspaces to concurrent queries.
+final class HierarchyWorkspacePool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: [HierarchyWorkspace] = []
+    private let stateCount: Int
+
+    init(stateCount: Int) { self.stateCount = stateCount }
+
+    func withWorkspace<T>(_ body: (HierarchyWorkspace) throws -> T) rethrows -> T {
+        lock.lock()
+        let workspace = free.popLast() ?? HierarchyWorkspace(stateCount: stateCount)
+        lock.unlock()
+        defer { lock.lock(); free.append(workspace); lock.unlock() }
+        return try body(workspace)
+    }
+}

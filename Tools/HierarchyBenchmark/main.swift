@@ -1,0 +1,163 @@
+// Contraction-hierarchy benchmark: builds (or reads) the hierarchy of each profile of a graph file, checks its
+// answers against Dijkstra on random pairs, and measures query times and settled states against the A* of
+// `RouteSearch` in the same process; then many-to-many matrices and trips. Figures only, never assertions on time.
+// Tools/bench-ch runs it.
+
+import Foundation
+import Graph
+import Routing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let usage = """
+usage: ch-benchmark GRAPH.wfg [--pairs N] [--seed N] [--modes car,foot] [--matrix N,N…] [--trip N,N…] [--runs N]
+
+  --pairs N     random stop pairs per profile for the query figures and the Dijkstra check (default 1000)
+  --matrix LIST matrix sizes to time, N×N random places (default 100,1000)
+  --trip LIST   trip sizes to time, N random stops (default 100,1000)
+  --runs N      runs of each matrix and trip size; the median is reported (default 3)
+"""
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("ch-benchmark: \(message)\n".utf8))
+    exit(2)
+}
+
+var graphPath = ""
+var pairs = 1000
+var seed: UInt64 = 1
+var modes: [String]? = nil
+var matrixSizes = [100, 1000]
+var tripSizes = [100, 1000]
+var runs = 3
+do {
+    var args = Array(CommandLine.arguments.dropFirst())
+    func value() -> String {
+        if args.isEmpty { fail("an option needs a value\n\n\(usage)") }
+        return args.removeFirst()
+    }
+    func count(_ text: some StringProtocol) -> Int {
+        guard let n = Int(text), n >= 0 else { fail("not a count: \(text)") }
+        return n
+    }
+    func list() -> [Int] { value().split(separator: ",").map { count($0) } }
+    while !args.isEmpty {
+        let arg = args.removeFirst()
+        switch arg {
+        case "-h", "--help": print(usage); exit(0)
+        case "--pairs": pairs = count(value())
+        case "--seed": seed = UInt64(count(value()))
+        case "--modes": modes = value().split(separator: ",").map(String.init)
+        case "--matrix": matrixSizes = list()
+        case "--trip": tripSizes = list()
+        case "--runs": runs = max(1, count(value()))
+        default:
+            if arg.hasPrefix("-") || !graphPath.isEmpty { fail("unexpected \(arg)\n\n\(usage)") }
+            graphPath = arg
+        }
+    }
+    if graphPath.isEmpty { fail("give a graph file\n\n\(usage)") }
+}
+
+@inline(__always) func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// SplitMix64, for the same random places on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, max(0, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1))]
+}
+
+func median(_ values: [Double]) -> Double { percentile(values, 50) }
+
+func time(_ s: Double) -> String {
+    let us = s * 1e6
+    if us < 1000 { return String(format: "%.1f µs", us) }
+    if us < 1e6 { return String(format: "%.2f ms", us / 1000) }
+    return String(format: "%.2f s", s)
+}
+
+let graph: RoadGraph
+do { graph = try RoadGraph(path: graphPath) } catch { fail("\(error)") }
+
+/// Random places snapped to a profile, drawn in the box of the middle 90 % of the graph's nodes.
+func places(_ count: Int, router: Router, rng: inout SplitMix) -> [SnappedLocation] {
+    let lats = graph.nodeLatitudes.map { Double($0) * 1e-7 }.sorted(), lons = graph.nodeLongitudes.map { Double($0) * 1e-7 }.sorted()
+    let lat = lats[lats.count / 20]...lats[lats.count * 19 / 20], lon = lons[lons.count / 20]...lons[lons.count * 19 / 20]
+    var result: [SnappedLocation] = []
+    while result.count < count {
+        let c = Coordinate(latitude: Double.random(in: lat, using: &rng), longitude: Double.random(in: lon, using: &rng))
+        if let s = router.snapper.snap(c, maxDistance: 1000) { result.append(s) }
+    }
+    return result
+}
+
+print("ch-benchmark \(graphPath): \(graph.nodeCount) nodes, \(graph.edgeCount) edges")
+for profile in graph.profiles where modes?.contains(profile.profile.name) ?? true {
+    let name = profile.profile.name
+    let plain: Router
+    do { plain = try Router(graph: graph, profile: name, useHierarchy: false) } catch { fail("\(error)") }
+    let space = plain.search.space
+    let states = HierarchyStates(space: space)
+    var hierarchy: HierarchySearch
+    do {
+        if let stored = try ContractionHierarchy(graph: graph, profile: name) {
+            guard let search = HierarchySearch(states: states, hierarchy: stored) else { fail("the file's hierarchy does not match \(name)") }
+            hierarchy = search
+            print("\n\(name): \(space.stateCount) states, \(states.count) vertices, hierarchy from the file: \(stored.arcCount) arcs")
+        } else {
+            let started = now()
+            let data = HierarchyBuilder(space: space).build()
+            let built = now() - started
+            hierarchy = HierarchySearch(states: states, hierarchy: ContractionHierarchy(data))!
+            print("\n\(name): \(space.stateCount) states, \(states.count) vertices, hierarchy built in \(time(built)): \(data.up.count + data.down.count) arcs, \(data.shortcutCount) shortcuts")
+        }
+    } catch { fail("\(error)") }
+
+    var rng = SplitMix(state: seed)
+    let stops = places(2 * pairs, router: plain, rng: &rng)
+    var chTimes: [Double] = [], aTimes: [Double] = [], chSettled: [Double] = [], aSettled: [Double] = [], dSettled: [Double] = []
+    var mismatches = 0, checked = 0
+    for i in 0..<pairs {
+        let a = SearchEndpoint(stops[2 * i], in: graph), b = SearchEndpoint(stops[2 * i + 1], in: graph)
+        var t = now()
+        let viaHierarchy = hierarchy.route(from: a, to: b)
+        chTimes.append(now() - t)
+        t = now()
+        let viaAStar = plain.search.route(from: a, to: b)
+        aTimes.append(now() - t)
+        let dijkstra = plain.search.route(from: a, to: b, useHeuristic: false)
+        checked += 1
+        switch (viaHierarchy, dijkstra) {
+        case (nil, nil): break
+        case let (x?, y?):
+            if abs(x.duration - y.duration) > 0.1 { mismatches += 1; if mismatches <= 5 { print("  MISMATCH pair \(i): hierarchy \(x.duration) s, Dijkstra \(y.duration) s") } }
+            chSettled.append(Double(x.settled)); aSettled.append(Double(viaAStar?.settled ?? 0)); dSettled.append(Double(y.settled))
+        default:
+            mismatches += 1
+            if mismatches <= 5 { print("  MISMATCH pair \(i): hierarchy \(viaHierarchy?.duration ?? -1), Dijkstra \(dijkstra?.duration ?? -1)") }
+        }
+    }
+    print("  check: \(checked - mismatches) of \(checked) pairs equal to Dijkstra (to 0.1 s)")
+    print(String(format: "  query         p50 %@  p99 %@   (A* p50 %@  p99 %@: %.0f× slower at the median)",
+                 time(percentile(chTimes, 50)), time(percentile(chTimes, 99)), time(percentile(aTimes, 50)), time(percentile(aTimes, 99)),
+                 percentile(aTimes, 50) / percentile(chTimes, 50)))
+    print(String(format: "  settled       p50 %.0f  p99 %.0f   (A* p50 %.0f, Dijkstra p50 %.0f)",
+                 percentile(chSettled, 50), percentile(chSettled, 99), percentile(aSettled, 50), percentile(dSettled, 50)))
+}
