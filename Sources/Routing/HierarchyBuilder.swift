@@ -94,6 +94,8 @@ private struct Contraction {
     var distance: [UInt32]
     var stamp: [UInt32]
     var generation: UInt32 = 0
+    var targetStamp: [UInt32]
+    var targetGeneration: UInt32 = 0
     var heap = BinaryHeap<UInt32, Int32>()
 
     init(outArcs: [[HierarchyBuilder.WorkArc]], inArcs: [[HierarchyBuilder.WorkArc]], witnessLimit: Int, estimateLimit: Int) {
@@ -107,6 +109,7 @@ private struct Contraction {
         priority = [Float](repeating: 0, count: n)
         distance = [UInt32](repeating: 0, count: n)
         stamp = [UInt32](repeating: 0, count: n)
+        targetStamp = [UInt32](repeating: 0, count: n)
     }
 
     mutating func run(progress: (Double) -> Void) -> HierarchyData {
@@ -207,7 +210,15 @@ private struct Contraction {
         for inArc in inArcs[v] {
             let u = Int(inArc.other)
             let bound = inArc.time &+ maxOut
-            witnessSearch(from: u, avoiding: v, bound: bound, limit: limit)
+            var targets = 0
+            targetGeneration &+= 1
+            if targetGeneration == 0 { for i in targetStamp.indices { targetStamp[i] = 0 }; targetGeneration = 1 }
+            for outArc in outs where Int(outArc.other) != u && targetStamp[Int(outArc.other)] != targetGeneration {
+                targetStamp[Int(outArc.other)] = targetGeneration
+                targets += 1
+            }
+            if targets == 0 { continue }
+            witnessSearch(from: u, avoiding: v, bound: bound, limit: limit, targets: targets)
             for outArc in outs where Int(outArc.other) != u {
                 let via = inArc.time &+ outArc.time
                 let x = Int(outArc.other)
@@ -218,8 +229,10 @@ private struct Contraction {
         }
     }
 
-    /// Dijkstra from u over the uncontracted states without v, up to `bound` ms or `limit` settled states.
-    mutating func witnessSearch(from u: Int, avoiding v: Int, bound: UInt32, limit: Int) {
+    /// Dijkstra from u over the uncontracted vertices without v, up to `bound` ms, `limit` settled vertices, or
+    /// until the `targets` vertices marked in `targetStamp` are all settled.
+    mutating func witnessSearch(from u: Int, avoiding v: Int, bound: UInt32, limit: Int, targets: Int) {
+        var targetsLeft = targets
         generation &+= 1
         if generation == 0 { for i in stamp.indices { stamp[i] = 0 }; generation = 1 }
         heap.removeAll()
@@ -231,11 +244,16 @@ private struct Contraction {
             if key != distance[w] { continue }
             if key > bound { break }
             settled += 1
+            if targetStamp[w] == targetGeneration {
+                targetsLeft -= 1
+                if targetsLeft == 0 { break }
+            }
             if settled > limit { break }
             for arc in outArcs[w] {
                 let x = Int(arc.other)
                 if x == v { continue }
                 let candidate = key &+ arc.time
+                if candidate > bound { continue }
                 if stamp[x] != generation || candidate < distance[x] {
                     stamp[x] = generation; distance[x] = candidate
                     heap.push(candidate, arc.other)
