@@ -9,6 +9,10 @@ public enum RoutingError: Error, Equatable, CustomStringConvertible {
     case noRoute(leg: Int, from: Coordinate, to: Coordinate, profile: String)
     case unknownProfile(String, available: [String])
     case corruptGraph(String)
+    /// A matrix or trip place (`role`: "source", "destination", "stop") too far from any usable road.
+    case noRoadNear(role: String, index: Int, coordinate: Coordinate, profile: String, maxDistance: Double)
+    /// A matrix or trip larger than the configured limit.
+    case tooBig(String)
 
     public var description: String {
         func format(_ c: Coordinate) -> String { String(format: "%.6f,%.6f", c.latitude, c.longitude) }
@@ -21,6 +25,9 @@ public enum RoutingError: Error, Equatable, CustomStringConvertible {
             return "no \(profile) route for leg \(leg + 1), from \(format(from)) to \(format(to)): the stops lie on parts of the network that do not connect"
         case let .unknownProfile(name, available): return "the graph has no profile '\(name)' (it has \(available.joined(separator: ", ")))"
         case let .corruptGraph(message): return message
+        case let .noRoadNear(role, index, c, profile, maxDistance):
+            return "\(role) \(index + 1) (\(format(c))) is more than \(Int(maxDistance)) m from any road the \(profile) profile may use"
+        case let .tooBig(message): return message
         }
     }
 }
@@ -109,7 +116,7 @@ public final class Router: @unchecked Sendable {
             return ([Self.straightRoute(through: stops)], waypoints)
         }
         let snapped = try snap(stops, maxDistance: options.maxSnappingDistance)
-        let waypoints = snapped.map { Waypoint(query: $0.query, location: $0.location, snappingDistance: $0.distance, name: $0.name.isEmpty ? $0.ref : $0.name) }
+        let waypoints = snapped.map(Self.waypoint)
         var legs: [RouteLeg] = []
         var results: [SearchResult] = []
         var start = SearchEndpoint(snapped[0], in: graph)

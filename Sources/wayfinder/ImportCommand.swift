@@ -70,7 +70,7 @@ enum ImportCommand {
             display.finish()
             switch error {
             case .output: throw CommandError(message: error.description, exitCode: ExitCode.outputFailed)
-            case .input, .noRoads: throw CommandError(message: error.description, exitCode: ExitCode.badInput)
+            case .input, .noRoads, .extensionFailed: throw CommandError(message: error.description, exitCode: ExitCode.badInput)
             case .invalidProfile: throw CommandError(message: error.description, exitCode: ExitCode.usage)
             }
         }

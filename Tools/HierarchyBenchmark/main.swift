@@ -93,6 +93,9 @@ func time(_ s: Double) -> String {
     return String(format: "%.2f s", s)
 }
 
+/// Prints a line at once (also when stdout is a pipe).
+func say(_ line: String) { print(line); fflush(nil) }
+
 let graph: RoadGraph
 do { graph = try RoadGraph(path: graphPath) } catch { fail("\(error)") }
 
@@ -108,7 +111,7 @@ func places(_ count: Int, router: Router, rng: inout SplitMix) -> [SnappedLocati
     return result
 }
 
-print("ch-benchmark \(graphPath): \(graph.nodeCount) nodes, \(graph.edgeCount) edges")
+say("ch-benchmark \(graphPath): \(graph.nodeCount) nodes, \(graph.edgeCount) edges")
 for profile in graph.profiles where modes?.contains(profile.profile.name) ?? true {
     let name = profile.profile.name
     let plain: Router
@@ -120,13 +123,13 @@ for profile in graph.profiles where modes?.contains(profile.profile.name) ?? tru
         if let stored = try ContractionHierarchy(graph: graph, profile: name) {
             guard let search = HierarchySearch(states: states, hierarchy: stored) else { fail("the file's hierarchy does not match \(name)") }
             hierarchy = search
-            print("\n\(name): \(space.stateCount) states, \(states.count) vertices, hierarchy from the file: \(stored.arcCount) arcs")
+            say("\n\(name): \(space.stateCount) states, \(states.count) vertices, hierarchy from the file: \(stored.arcCount) arcs")
         } else {
             let started = now()
             let data = HierarchyBuilder(space: space).build()
             let built = now() - started
             hierarchy = HierarchySearch(states: states, hierarchy: ContractionHierarchy(data))!
-            print("\n\(name): \(space.stateCount) states, \(states.count) vertices, hierarchy built in \(time(built)): \(data.up.count + data.down.count) arcs, \(data.shortcutCount) shortcuts")
+            say("\n\(name): \(space.stateCount) states, \(states.count) vertices, hierarchy built in \(time(built)): \(data.up.count + data.down.count) arcs, \(data.shortcutCount) shortcuts")
         }
     } catch { fail("\(error)") }
 
@@ -155,17 +158,70 @@ for profile in graph.profiles where modes?.contains(profile.profile.name) ?? tru
         switch (viaHierarchy[i], dijkstra) {
         case (nil, nil): break
         case let (x?, y?):
-            if abs(x.duration - y.duration) > 0.1 { mismatches += 1; if mismatches <= 5 { print("  MISMATCH pair \(i): hierarchy \(x.duration) s, Dijkstra \(y.duration) s") } }
+            if abs(x.duration - y.duration) > 0.1 { mismatches += 1; if mismatches <= 5 { say("  MISMATCH pair \(i): hierarchy \(x.duration) s, Dijkstra \(y.duration) s") } }
             chSettled.append(Double(x.settled)); dSettled.append(Double(y.settled))
         default:
             mismatches += 1
-            if mismatches <= 5 { print("  MISMATCH pair \(i): hierarchy \(viaHierarchy[i]?.duration ?? -1), Dijkstra \(dijkstra?.duration ?? -1)") }
+            if mismatches <= 5 { say("  MISMATCH pair \(i): hierarchy \(viaHierarchy[i]?.duration ?? -1), Dijkstra \(dijkstra?.duration ?? -1)") }
         }
     }
-    print("  check: \(checked - mismatches) of \(checked) pairs equal to Dijkstra (to 0.1 s)")
-    print(String(format: "  query         p50 %@  p99 %@   (A* p50 %@  p99 %@: %.0f× slower at the median)",
+    say("  check: \(checked - mismatches) of \(checked) pairs equal to Dijkstra (to 0.1 s)")
+    say(String(format: "  query         p50 %@  p99 %@   (A* p50 %@  p99 %@: %.0f× slower at the median)",
                  time(percentile(chTimes, 50)), time(percentile(chTimes, 99)), time(percentile(aTimes, 50)), time(percentile(aTimes, 99)),
                  percentile(aTimes, 50) / percentile(chTimes, 50)))
-    print(String(format: "  settled       p50 %.0f  p99 %.0f   (A* p50 %.0f, Dijkstra p50 %.0f)",
+    say(String(format: "  settled       p50 %.0f  p99 %.0f   (A* p50 %.0f, Dijkstra p50 %.0f)",
                  percentile(chSettled, 50), percentile(chSettled, 99), percentile(aSettled, 50), percentile(dSettled, 50)))
+}
+
+// Matrices and trips, per profile, on random places; entries checked against point-to-point routes on a sample.
+for profile in graph.profiles where modes?.contains(profile.profile.name) ?? true {
+    let name = profile.profile.name
+    let router: Router
+    do { router = try Router(graph: graph, profile: name) } catch { fail("\(error)") }
+    guard router.hierarchy != nil else { say("\n\(name): no hierarchy in the file; import without --no-ch for matrix figures"); continue }
+    say("\n\(name) matrices and trips")
+    var rng = SplitMix(state: seed &+ 99)
+    for size in matrixSizes {
+        let places = places(size, router: router, rng: &rng).map { SearchEndpoint($0, in: graph) }
+        var times: [Double] = []
+        var matrix = DistanceMatrix(sourceCount: 0, destinationCount: 0)
+        for _ in 0..<runs {
+            let t = now()
+            matrix = router.matrix(from: places, to: places)
+            times.append(now() - t)
+        }
+        var mismatches = 0
+        let sample = min(200, size * size)
+        for _ in 0..<sample {
+            let i = Int.random(in: 0..<size, using: &rng), j = Int.random(in: 0..<size, using: &rng)
+            let single = router.search.route(from: places[i], to: places[j], useHeuristic: false)
+            let entry = matrix.duration(i, j)
+            if (single == nil) != (entry == nil) || abs((single?.duration ?? 0) - (entry ?? 0)) > 0.1 { mismatches += 1 }
+        }
+        let reachable = matrix.durations.filter { $0 != nil }.count
+        say(String(format: "  matrix %5d × %-5d  median %@ (%d runs), %.1f%% reachable, %d of %d sampled entries equal to Dijkstra",
+                     size, size, time(median(times)), runs, 100 * Double(reachable) / Double(size * size), sample - mismatches, sample))
+    }
+    for size in tripSizes {
+        // Random places that reach, and are reached from, the first one (a trip needs every leg routable).
+        let candidates = places(size + size / 5 + 5, router: router, rng: &rng)
+        let ends = candidates.map { SearchEndpoint($0, in: graph) }
+        let connected = router.matrix(from: ends, to: ends)
+        let hub = candidates.indices.max { a, b in
+            candidates.indices.filter { connected.duration(a, $0) != nil }.count < candidates.indices.filter { connected.duration(b, $0) != nil }.count
+        }!
+        let stops = ([hub] + candidates.indices.filter { $0 != hub && connected.duration(hub, $0) != nil && connected.duration($0, hub) != nil })
+            .prefix(size).map { candidates[$0].location }
+        var times: [Double] = []
+        var result: TripResult? = nil
+        for _ in 0..<runs {
+            let t = now()
+            do { result = try router.trip(through: stops, shape: .roundtrip) } catch { say("  trip \(size): \(error)"); break }
+            times.append(now() - t)
+        }
+        guard let result else { continue }
+        say(String(format: "  trip %5d stops (round trip)  median %@ (%d runs): %.0f s in the order found, %@ in the given order",
+                     size, time(median(times)), runs, result.route.expectedTravelTime,
+                     result.givenOrderTime.map { String(format: "%.0f s", $0) } ?? "no route"))
+    }
 }

@@ -1,0 +1,193 @@
+import Foundation
+import Graph
+
+/// Travel times and distances from every source to every destination, row by row (`nil`: no route).
+public struct DistanceMatrix: Sendable, Equatable {
+    public let sourceCount: Int
+    public let destinationCount: Int
+    /// Seconds, `durations[i * destinationCount + j]` from source i to destination j.
+    public var durations: [Double?]
+    /// Metres, laid out as `durations`.
+    public var distances: [Double?]
+
+    /// An all-unreachable matrix of the given size.
+    public init(sourceCount: Int, destinationCount: Int) {
+        self.sourceCount = sourceCount
+        self.destinationCount = destinationCount
+        durations = Array(repeating: nil, count: sourceCount * destinationCount)
+        distances = durations
+    }
+
+    /// Seconds from source i to destination j, nil when no route exists.
+    public func duration(_ i: Int, _ j: Int) -> Double? { durations[i * destinationCount + j] }
+    /// Metres from source i to destination j, nil when no route exists.
+    public func distance(_ i: Int, _ j: Int) -> Double? { distances[i * destinationCount + j] }
+}
+
+/// Many-to-many travel times over a contraction hierarchy, bucket-based: one upward search from each destination
+/// leaves (destination, time) entries at the vertices it settles, one upward search from each source scans them.
+/// Each entry equals what `HierarchySearch.route` (and so `RouteSearch`) gives for that pair.
+public struct MatrixSearch: Sendable {
+    public let search: HierarchySearch
+
+    public init(search: HierarchySearch) { self.search = search }
+
+    /// The matrix from `sources` to `destinations`, the sources' searches spread over `threads` threads.
+    public func matrix(from sources: [SearchEndpoint], to destinations: [SearchEndpoint],
+                       threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> DistanceMatrix {
+        let ch = search.hierarchy, builder = search.endpoints
+        let vertexCount = search.states.count
+        var result = DistanceMatrix(sourceCount: sources.count, destinationCount: destinations.count)
+        if sources.isEmpty || destinations.isEmpty { return result }
+        let targets = destinations.map { builder.target($0) }
+
+        // Backward searches: bucket entries (vertex, destination, time, length), then grouped by vertex.
+        var entryVertex: [Int32] = [], entryTarget: [Int32] = [], entryTime: [Double] = [], entryLength: [Double] = []
+        let side = UpwardSearch(vertexCount: vertexCount)
+        for (j, target) in targets.enumerated() {
+            side.run(seeds: target.seeds.map { ($0.vertex, $0.label, $0.length) }, arcs: ch.down, first: ch.firstDown,
+                     stallArcs: ch.up, stallFirst: ch.firstUp) { v, time, length in
+                entryVertex.append(Int32(v)); entryTarget.append(Int32(j)); entryTime.append(time); entryLength.append(length)
+            }
+        }
+        let buckets = Buckets(vertexCount: vertexCount, vertex: entryVertex, target: entryTarget, time: entryTime, length: entryLength)
+        entryVertex = []; entryTarget = []; entryTime = []; entryLength = []
+
+        // Forward searches, sources split into chunks over the threads; each fills its own rows.
+        let rows = RowStore(result.durations.count)
+        let chunkCount = max(1, min(threads, sources.count))
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let forward = UpwardSearch(vertexCount: vertexCount)
+            let destinationCount = destinations.count
+            var bestTime = [Double](repeating: .infinity, count: destinationCount)
+            var bestLength = [Double](repeating: 0, count: destinationCount)
+            var i = chunk
+            while i < sources.count {
+                let source = builder.source(sources[i])
+                for j in 0..<destinationCount { bestTime[j] = .infinity }
+                forward.run(seeds: source.starts.map { ($0.vertex, $0.cost, $0.length) }, arcs: ch.up, first: ch.firstUp,
+                            stallArcs: ch.down, stallFirst: ch.firstDown) { v, time, length in
+                    for k in Int(buckets.first[v])..<Int(buckets.first[v + 1]) {
+                        let j = Int(buckets.target[k])
+                        let total = time + buckets.time[k]
+                        if total < bestTime[j] { bestTime[j] = total; bestLength[j] = length + buckets.length[k] }
+                    }
+                }
+                for j in 0..<destinationCount where mayBeDirect(source, targets[j]) {
+                    if let direct = builder.direct(source, targets[j]), direct.cost <= bestTime[j] {
+                        bestTime[j] = direct.cost; bestLength[j] = direct.length
+                    }
+                }
+                rows.store(row: i, times: bestTime, lengths: bestLength)
+                i += chunkCount
+            }
+        }
+        result.durations = rows.durations
+        result.distances = rows.distances
+        return result
+    }
+
+    /// Whether a pair can have a route that needs no hierarchy search (same node, same edge, one edge apart):
+    /// a quick filter before `HierarchyEndpointBuilder.direct`.
+    @inline(__always)
+    func mayBeDirect(_ source: HierarchySource, _ target: HierarchyTarget) -> Bool {
+        let start = source.endpoint, end = target.endpoint, g = search.space
+        if start.edge == end.edge { return true }
+        if let m = end.node { return start.node == m || source.starts.contains { g.head($0.d) == m } }
+        return start.node != nil && source.starts.contains { g.edge($0.d) == end.edge }
+    }
+}
+
+/// The backward searches' entries grouped by vertex: `first[v]..<first[v+1]` index the entries left at v.
+struct Buckets: Sendable {
+    let first: [Int32]
+    let target: [Int32]
+    let time: [Double]
+    let length: [Double]
+
+    init(vertexCount: Int, vertex: [Int32], target entryTarget: [Int32], time entryTime: [Double], length entryLength: [Double]) {
+        var first = [Int32](repeating: 0, count: vertexCount + 1)
+        for v in vertex { first[Int(v) + 1] += 1 }
+        for v in 0..<vertexCount { first[v + 1] += first[v] }
+        var fill = first
+        var target = [Int32](repeating: 0, count: vertex.count)
+        var time = [Double](repeating: 0, count: vertex.count), length = time
+        for k in vertex.indices {
+            let slot = Int(fill[Int(vertex[k])])
+            fill[Int(vertex[k])] += 1
+            target[slot] = entryTarget[k]; time[slot] = entryTime[k]; length[slot] = entryLength[k]
+        }
+        self.first = first; self.target = target; self.time = time; self.length = length
+    }
+}
+
+/// One direction's full upward search (no target to stop at), with stall-on-demand: calls `visit` with each
+/// vertex it settles unstalled, its time and length.
+final class UpwardSearch {
+    var cost: [Double]
+    var length: [Double]
+    var stamp: [UInt32]
+    var settledStamp: [UInt32]
+    var generation: UInt32 = 0
+    var heap = BinaryHeap<Double, Int32>()
+
+    init(vertexCount: Int) {
+        cost = [Double](repeating: 0, count: vertexCount)
+        length = cost
+        stamp = [UInt32](repeating: 0, count: vertexCount)
+        settledStamp = stamp
+    }
+
+    func run(seeds: [(vertex: Int, time: Double, length: Double)], arcs: UnsafeBufferPointer<HierarchyArc>, first: UnsafeBufferPointer<UInt32>,
+             stallArcs: UnsafeBufferPointer<HierarchyArc>, stallFirst: UnsafeBufferPointer<UInt32>, visit: (Int, Double, Double) -> Void) {
+        generation &+= 1
+        if generation == 0 { for i in stamp.indices { stamp[i] = 0; settledStamp[i] = 0 }; generation = 1 }
+        heap.removeAll()
+        for seed in seeds where stamp[seed.vertex] != generation || seed.time < cost[seed.vertex] {
+            stamp[seed.vertex] = generation; cost[seed.vertex] = seed.time; length[seed.vertex] = seed.length
+            heap.push(seed.time, Int32(seed.vertex))
+        }
+        pop: while let (key, v32) = heap.pop() {
+            let v = Int(v32)
+            if settledStamp[v] == generation || key > cost[v] { continue }
+            settledStamp[v] = generation
+            for i in Int(stallFirst[v])..<Int(stallFirst[v + 1]) {
+                let arc = stallArcs[i]
+                let u = Int(arc.head)
+                if stamp[u] == generation && cost[u] + Double(arc.time) < key { continue pop }
+            }
+            visit(v, key, length[v])
+            for i in Int(first[v])..<Int(first[v + 1]) {
+                let arc = arcs[i]
+                let x = Int(arc.head)
+                let candidate = key + Double(arc.time)
+                if stamp[x] != generation || candidate < cost[x] {
+                    stamp[x] = generation; cost[x] = candidate; length[x] = length[v] + Double(arc.length) / 1000
+                    heap.push(candidate, Int32(x))
+                }
+            }
+        }
+    }
+}
+
+/// The rows of a matrix, written by several threads (each row by one).
+final class RowStore: @unchecked Sendable {
+    private(set) var durations: [Double?]
+    private(set) var distances: [Double?]
+    private let lock = NSLock()
+
+    init(_ count: Int) {
+        durations = Array(repeating: nil, count: count)
+        distances = durations
+    }
+
+    func store(row i: Int, times: [Double], lengths: [Double]) {
+        let width = times.count
+        lock.lock()
+        for j in 0..<width where times[j] < .infinity {
+            durations[i * width + j] = times[j] / 1000
+            distances[i * width + j] = lengths[j]
+        }
+        lock.unlock()
+    }
+}
