@@ -19,6 +19,11 @@ public struct RouteJSONEncoder: Sendable {
 
     /// The whole result: mode, dates, waypoints and routes with legs and steps.
     public func encode(_ result: RouteResult) -> String {
+        document(result).serialized(pretty: prettyPrinted, sortedKeys: true)
+    }
+
+    /// The result as a JSON value, for documents that embed it (trips).
+    func document(_ result: RouteResult) -> JSONValue {
         let tz = result.timeZone
         let routes: [JSONValue] = result.routes.enumerated().map { index, route in
             let dates = result.expectedDates(forRoute: index)
@@ -43,7 +48,7 @@ public struct RouteJSONEncoder: Sendable {
             ("waypoints", .array(result.waypoints.map(Self.waypoint))),
             ("routes", .array(routes)),
         ])
-        return document.serialized(pretty: prettyPrinted, sortedKeys: true)
+        return document
     }
 
     /// An ETA alone: `{"distance","expectedArrivalDate","expectedDepartureDate","expectedTravelTime"}`.

@@ -21,7 +21,7 @@ enum RouteCommand {
       --time-zone     IANA zone for dates without an offset and for output (default: the system's, $TZ)
       --max-snap M    farthest a stop may lie from a road the mode may use, metres (default 1000)
       --from STOP     (eta) the origin of a one-to-many ETA list
-      --to-file F     (eta) places to list, one `name,lat,lon` per line (optional header line; RFC 4180 quotes);
+      --to-file F     (eta) places to list, one `name,lat,lon` or `lat,lon[,name]` per line (optional header; RFC 4180 quotes);
                       each gets its travel time, distance and arrival from one search
       --sort          (eta --to-file) sort the places by ETA, unreachable ones last
     """
@@ -117,11 +117,7 @@ enum RouteCommand {
         do { origin = try parseStop(fromText, position: 0) } catch let error as CommandError {
             throw CommandError.usage("--from: " + error.message.replacingOccurrences(of: "stop 1 ", with: ""))
         }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: placesPath)) } catch {
-            throw CommandError(message: "cannot read places file \(placesPath): \((error as NSError).localizedDescription)", exitCode: ExitCode.badInput)
-        }
-        let places = try parsePlaces(String(decoding: data, as: UTF8.self), file: placesPath)
+        let places = try PlacesFile.read(placesPath)
 
         let graph: RoadGraph
         do { graph = try RoadGraph(path: graphPath) } catch {
@@ -145,65 +141,24 @@ enum RouteCommand {
         }
     }
 
-    /// A places file: `name,lat,lon` lines, an optional `name,lat,lon` header, blank lines ignored, RFC 4180 quotes.
-    static func parsePlaces(_ text: String, file: String) throws -> [ETAPlace] {
-        var places: [ETAPlace] = []
-        var sawRecord = false
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.first?.hasPrefix("\u{FEFF}") == true { lines[0].removeFirst() }
-        for (index, raw) in lines.enumerated() {
-            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            func bad(_ why: String) -> CommandError { CommandError.usage("\(file):\(index + 1): \(why)") }
-            guard let fields = csvFields(line) else { throw bad("unterminated or misplaced quote in '\(line)'") }
-            let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
-            if !sawRecord {
-                sawRecord = true
-                if trimmed.map({ $0.lowercased() }) == ["name", "lat", "lon"] { continue }
-            }
-            guard fields.count == 3 else { throw bad("expected name,lat,lon (3 fields), got \(fields.count) in '\(line)'") }
-            guard let lat = Double(trimmed[1]), let lon = Double(trimmed[2]), lat.isFinite, lon.isFinite else {
-                throw bad("latitude and longitude must be numbers, got '\(trimmed[1])' and '\(trimmed[2])'")
-            }
-            guard abs(lat) <= 90, abs(lon) <= 180 else { throw bad("\(lat),\(lon) is not a valid coordinate (latitude within ±90, longitude within ±180)") }
-            places.append(ETAPlace(name: trimmed[0], coordinate: Coordinate(latitude: lat, longitude: lon)))
-        }
-        return places
+    /// A `--max-snap` value in metres (default 1000).
+    static func parseMaxSnap(_ text: String?) throws -> Double {
+        guard let text else { return 1000 }
+        guard let m = Double(text), m > 0, m.isFinite else { throw CommandError.usage("--max-snap must be a positive number of metres, not '\(text)'") }
+        return m
     }
 
-    /// The fields of one RFC 4180 record on one line, or nil when its quoting is malformed.
-    static func csvFields(_ line: String) -> [String]? {
-        var fields: [String] = []
-        var field = ""
-        var chars = Array(line)[...]
-        while true {
-            field = ""
-            // Leading spaces before an opening quote are tolerated.
-            let spaces = chars.prefix { $0 == " " }
-            if chars.dropFirst(spaces.count).first == "\"" {
-                chars = chars.dropFirst(spaces.count + 1)
-                var closed = false
-                while let c = chars.first {
-                    chars = chars.dropFirst()
-                    if c == "\"" {
-                        if chars.first == "\"" { field.append("\""); chars = chars.dropFirst() } else { closed = true; break }
-                    } else {
-                        field.append(c)
-                    }
-                }
-                guard closed else { return nil }
-                while chars.first == " " { chars = chars.dropFirst() }
-                guard chars.isEmpty || chars.first == "," else { return nil }
-            } else {
-                while let c = chars.first, c != "," {
-                    if c == "\"" { return nil }
-                    field.append(c)
-                    chars = chars.dropFirst()
-                }
-            }
-            fields.append(field)
-            if chars.isEmpty { return fields }
-            chars = chars.dropFirst() // the comma
+    /// The command error (and exit code) for a failed directions, matrix or trip request; `files` names the file
+    /// a place came from by its role ("source", "destination"), so the message can point at it.
+    static func commandError(_ error: DirectionsError, files: [String: String]) -> CommandError {
+        switch error {
+        case .routing(.noRoute): return CommandError(message: error.description, exitCode: ExitCode.noRoute)
+        case .routing(.noRoad): return CommandError(message: error.description, exitCode: ExitCode.noRoad)
+        case let .routing(.noRoadNear(role, index, _, _, _)):
+            let place = files[role].map { "\($0): " } ?? ""
+            return CommandError(message: place + error.description + (files[role] != nil ? " (place \(index + 1) of the file)" : ""), exitCode: ExitCode.noRoad)
+        case .routing(.unknownProfile), .routing(.tooBig), .routing(.corruptGraph): return CommandError(message: error.description, exitCode: ExitCode.badInput)
+        default: return CommandError.usage(error.description)
         }
     }
 

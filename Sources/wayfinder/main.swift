@@ -12,6 +12,8 @@ commands:
   info GRAPH.wfg            show a graph file's header, sections, counts and profiles
   route --graph G STOP STOP…  directions by car or on foot through the stops (lat,lon), with steps
   eta --graph G STOP STOP…    travel time, distance, departure and arrival only
+  matrix --graph G --sources F --destinations F  durations and distances from every source to every destination
+  trip --graph G STOP STOP…   visit the stops after the first in the quickest order (--roundtrip, --end-fixed)
   batch --graph G --input JOBS --output OUT  route a file of jobs (NDJSON or CSV) on all cores, rows in input order
   merge --input JOBS OUT… -o MERGED  join the outputs of batch --shard runs in input order
   demo                      import the bundled samples and show what they hold
@@ -30,6 +32,8 @@ do {
     case "info": try InfoCommand.run(arguments)
     case "route": try RouteCommand.run(arguments, etaOnly: false)
     case "eta": try RouteCommand.run(arguments, etaOnly: true)
+    case "matrix": try MatrixCommand.run(arguments)
+    case "trip": try TripCommand.run(arguments)
     case "batch": try BatchCommand.run(arguments)
     case "merge": try MergeCommand.run(arguments)
     case "demo": try DemoCommand.run(arguments)

@@ -106,16 +106,16 @@ final class OneToManyCommandTests: CLITestCase {
         XCTAssertEqual(columns.count, 1, text.stdout)
     }
 
-    func testMalformedLineIsAUsageErrorNamingFileAndLine() throws {
+    func testMalformedLineIsABadInputErrorNamingFileAndLine() throws {
         let path = try placesFile("name,lat,lon\nA,43.73,7.42\n\nB,43.73\n", name: "bad.csv")
         let result = try run(["eta", "--graph", try monaco(), "--from", Self.casino, "--to-file", path])
-        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.contains("bad.csv:4"), result.stderr)
         XCTAssertEqual(result.stdout, "")
 
         let quote = try placesFile("\"Unclosed,43.73,7.42\n", name: "quote.csv")
         let quoted = try run(["eta", "--graph", try monaco(), "--from", Self.casino, "--to-file", quote])
-        XCTAssertEqual(quoted.status, 2)
+        XCTAssertEqual(quoted.status, 3)
         XCTAssertTrue(quoted.stderr.contains("quote.csv:1"), quoted.stderr)
     }
 

@@ -1,0 +1,40 @@
+import Foundation
+import Routing
+
+/// Writes a trip response: the visiting order, totals and saving, then the route as the route encoders do.
+public enum TripEncoder {
+    /// The order (1-based stop numbers), total time and distance, the given order's time and the saving, then
+    /// the route's text summary.
+    public static func text(_ trip: TripResponse) -> String {
+        let route = trip.directions.routes[0]
+        var order = trip.order.map { String($0 + 1) }
+        if trip.shape == .roundtrip { order.append(String(trip.order[0] + 1)) }
+        let shape = trip.shape == .roundtrip ? "round trip" : trip.shape == .endFixed ? "last stop fixed" : "open, ending anywhere"
+        var lines = ["Wayfinder \(trip.directions.mode) trip through \(trip.order.count) stops (\(shape))"]
+        lines.append("  order        " + order.joined(separator: " → "))
+        lines.append("  total        \(TextEncoder.formatDuration(route.expectedTravelTime)), \(TextEncoder.formatDistance(route.distance))")
+        if let given = trip.givenOrderTravelTime, let saving = trip.saving {
+            let share = given > 0 ? String(format: " (%.1f %%)", 100 * saving / given) : ""
+            lines.append("  given order  \(TextEncoder.formatDuration(given)): saves \(TextEncoder.formatDuration(saving))\(share)")
+        } else {
+            lines.append("  given order  has a leg with no route")
+        }
+        return lines.joined(separator: "\n") + "\n\n" + TextEncoder().encode(trip.directions)
+    }
+
+    /// `{"trip": {"order", "shape", "expectedTravelTime", "distance", "givenOrderTravelTime", "saving"}, "directions": …}`
+    /// with `directions` as `RouteJSONEncoder` writes a route (waypoints in visiting order); `order` is 0-based.
+    public static func json(_ trip: TripResponse) -> String {
+        let route = trip.directions.routes[0]
+        let summary: JSONValue = .object([
+            ("order", .array(trip.order.map { .int($0) })),
+            ("shape", .string(trip.shape.rawValue)),
+            ("expectedTravelTime", .number(route.expectedTravelTime, decimals: 1)),
+            ("distance", .number(route.distance, decimals: 1)),
+            ("givenOrderTravelTime", trip.givenOrderTravelTime.map { .number($0, decimals: 1) } ?? .null),
+            ("saving", trip.saving.map { .number($0, decimals: 1) } ?? .null),
+        ])
+        let document: JSONValue = .object([("trip", summary), ("directions", RouteJSONEncoder().document(trip.directions))])
+        return document.serialized(pretty: true, sortedKeys: false)
+    }
+}

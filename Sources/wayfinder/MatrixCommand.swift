@@ -1,0 +1,58 @@
+import Foundation
+import Graph
+import Routing
+import Wayfinder
+
+/// `wayfinder matrix`: durations and distances from every source to every destination, many-to-many.
+enum MatrixCommand {
+    static let usage = """
+    usage: wayfinder matrix --graph G.wfg [--mode car|foot] --sources FILE --destinations FILE [--format csv|json]
+                            [--max-size N] [--max-snap M]
+
+      --sources FILE       places to start from, one `lat,lon` per line (optional name column, `lat,lon,name` or
+                           `name,lat,lon`; optional header line; RFC 4180 quotes); duplicates are fine
+      --destinations FILE  places to reach, in the same form (the same file as --sources gives a square matrix)
+      --format             csv (default: a row per pair, `source,destination,source_name,destination_name,duration_s,distance_m`)
+                           or json (`durations` and `distances` as rows of seconds and metres, null for no route)
+      --max-size N         refuse more than N sources or N destinations, before any work (default 10000)
+      --max-snap M         farthest a place may lie from a road the mode may use, metres (default 1000)
+
+    A pair with no route gets empty cells (csv) or null (json); it is not an error. Without contraction hierarchies
+    in the graph file (imported with --no-ch) one Dijkstra runs per source instead.
+    """
+
+    static func run(_ arguments: [String]) throws {
+        let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--mode", "--sources", "--destinations", "--format", "--max-size", "--max-snap"],
+                                    switches: ["-h", "--help"])
+        if args.has("-h") || args.has("--help") { print(usage); return }
+        guard args.positionals.isEmpty else { throw CommandError.usage("matrix takes no stops on the command line (got '\(args.positionals[0])'); use --sources and --destinations\n\n\(usage)") }
+        guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
+        guard let sourcesPath = args.value("--sources"), let destinationsPath = args.value("--destinations") else {
+            throw CommandError.usage("--sources FILE and --destinations FILE are required\n\n\(usage)")
+        }
+        let transport = try RouteCommand.transportType(args.value("--mode"))
+        let format = args.value("--format") ?? "csv"
+        guard ["csv", "json"].contains(format) else { throw CommandError.usage("--format must be csv or json, not '\(format)'") }
+        var maxSize = 10_000
+        if let text = args.value("--max-size") {
+            guard let n = Int(text), n > 0 else { throw CommandError.usage("--max-size must be a positive whole number, not '\(text)'") }
+            maxSize = n
+        }
+        let maxSnap = try RouteCommand.parseMaxSnap(args.value("--max-snap"))
+        let sources = try PlacesFile.read(sourcesPath, role: "sources")
+        let destinations = try PlacesFile.read(destinationsPath, role: "destinations")
+        if sources.count > maxSize || destinations.count > maxSize {
+            throw CommandError(message: "a matrix of \(sources.count) × \(destinations.count) places is larger than the limit of \(maxSize) × \(maxSize) (--max-size)",
+                               exitCode: ExitCode.badInput)
+        }
+        let graph: RoadGraph
+        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let request = MatrixRequest(sources: sources, destinations: destinations, transportType: transport,
+                                    maximumSnappingDistance: maxSnap, maximumSize: maxSize)
+        let response: MatrixResponse
+        do { response = try Matrix(request, graph: graph).calculate() } catch {
+            throw RouteCommand.commandError(error, files: ["source": sourcesPath, "destination": destinationsPath])
+        }
+        print(format == "json" ? MatrixEncoder.json(response) : MatrixEncoder.csv(response), terminator: format == "json" ? "\n" : "")
+    }
+}

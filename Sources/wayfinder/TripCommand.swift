@@ -1,0 +1,61 @@
+import Foundation
+import Graph
+import Routing
+import Wayfinder
+
+/// `wayfinder trip`: the stops after the first in the quickest order, then the route through them.
+enum TripCommand {
+    static let usage = """
+    usage: wayfinder trip --graph G.wfg [--mode car|foot] [--roundtrip | --end-fixed] [--depart T] [--time-zone ZONE]
+                          [--format text|json|geojson|gpx|polyline|polyline6] [--max-snap M] (STOP STOP… | --stops-file FILE)
+
+      STOP             lat,lon; the first stop stays first, the others are reordered for the quickest trip
+      --stops-file F   the stops from a file, one `lat,lon` per line (optional name column and header)
+      --roundtrip      come back to the first stop at the end
+      --end-fixed      keep the last stop last (default: end wherever the trip is quickest)
+      --format         text (default: order, total, saving, then the route), json (`trip` and `directions`), or a
+                       route format: geojson, gpx, polyline, polyline6 (stops in visiting order)
+
+    The order is exact for up to 12 stops (dynamic programming); beyond, nearest insertion improved by 2-opt and
+    Or-opt moves, never worse than the given order; at most 1000 stops.
+    """
+
+    static func run(_ arguments: [String]) throws {
+        let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--mode", "--format", "--depart", "--time-zone", "--max-snap", "--stops-file"],
+                                    switches: ["--roundtrip", "--end-fixed", "-h", "--help"])
+        if args.has("-h") || args.has("--help") { print(usage); return }
+        guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
+        if args.has("--roundtrip") && args.has("--end-fixed") { throw CommandError.usage("give --roundtrip or --end-fixed, not both") }
+        let shape: TripPlanner.Shape = args.has("--roundtrip") ? .roundtrip : args.has("--end-fixed") ? .endFixed : .open
+        let transport = try RouteCommand.transportType(args.value("--mode"))
+        let timeZone = try RouteCommand.parseTimeZone(args.value("--time-zone"))
+        let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) }
+        let maxSnap = try RouteCommand.parseMaxSnap(args.value("--max-snap"))
+        let format = args.value("--format") ?? "text"
+        let formats = ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
+        guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
+        var stops: [Coordinate]
+        if let file = args.value("--stops-file") {
+            guard args.positionals.isEmpty else { throw CommandError.usage("give the stops on the command line or with --stops-file, not both") }
+            stops = try PlacesFile.read(file, role: "stops").map(\.coordinate)
+        } else {
+            stops = try args.positionals.enumerated().map { try RouteCommand.parseStop($1, position: $0) }
+        }
+        guard stops.count >= 2 else { throw CommandError.usage("a trip needs at least two stops (got \(stops.count))\n\n\(usage)") }
+        if stops.count > 1000 { throw CommandError(message: "a trip of \(stops.count) stops is larger than the limit of 1000", exitCode: ExitCode.badInput) }
+
+        let graph: RoadGraph
+        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let request = TripRequest(stops: stops, transportType: transport, shape: shape, departureDate: depart,
+                                  maximumSnappingDistance: maxSnap, timeZone: timeZone)
+        let trip: TripResponse
+        do { trip = try Trip(request, graph: graph).calculate() } catch { throw RouteCommand.commandError(error, files: [:]) }
+        switch format {
+        case "json": print(TripEncoder.json(trip))
+        case "geojson": print(GeoJSONEncoder().encode(trip.directions))
+        case "gpx": print(GPXEncoder().encode(trip.directions), terminator: "")
+        case "polyline", "polyline6": print(PolylineEncoder.encode(trip.directions.routes[0].polyline, precision: format == "polyline" ? 5 : 6))
+        default: print(TripEncoder.text(trip), terminator: "")
+        }
+    }
+}
