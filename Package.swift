@@ -40,6 +40,8 @@ let package = Package(
         .executableTarget(name: "expat-baseline", dependencies: ["OSM", "CExpat"], path: "Tools/ExpatBaseline"),
         // Benchmark: route queries (A*) against the plain Dijkstra on random pairs (Tools/bench-route).
         .executableTarget(name: "route-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/RouteBenchmark"),
+        // Benchmark: transit queries (RAPTOR) against the reference connection scan on random triples (Tools/bench-transit).
+        .executableTarget(name: "transit-benchmark", dependencies: ["Transit", "Routing", "Graph"], path: "Tools/TransitBenchmark"),
 
         .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),
