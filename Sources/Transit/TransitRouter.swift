@@ -115,7 +115,12 @@ public final class TransitRouter: @unchecked Sendable {
         let end = try endpoint(destination, stop: leg + 1, options: options)
         let access = walks(at: start, towards: false, maxWalk: options.maxWalk)
         let egress = walks(at: end, towards: true, maxWalk: options.maxWalk)
-        let walkOnly = footRouter.search.route(from: start, to: end)
+        // Walking only, searched only when it might beat the rides (its time is at least the straight line at top speed).
+        let walkLowerBound = start.coordinate.distance(to: end.coordinate) / (footRouter.search.space.maximumSpeed * 1000)
+        func walkOnly(within seconds: Double?) -> SearchResult? {
+            if let seconds, walkLowerBound >= seconds { return nil }
+            return footRouter.search.route(from: start, to: end)
+        }
         let maxRides = max(1, min(7, options.maxTransfers + 1))
         let maxTransferSeconds = options.maxWalk >= timetable.metadata.transferWalkLimit ? Int.max : Int(options.maxWalk / (5.0 / 3.6) + 1)
         let accessAt = Dictionary(access.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })
@@ -138,7 +143,7 @@ public final class TransitRouter: @unchecked Sendable {
             let a = Int(arrival.timeIntervalSince1970.rounded(.down))
             let found = backward.search(try query(true, time: -a, rides: maxRides, bound: Int.max))
             let latest = found.last.map { -$0.arrival }
-            if let walkOnly, latest == nil || Double(a) - walkOnly.duration > Double(latest!) {
+            if let walkOnly = walkOnly(within: latest.map { Double(a - $0) }), latest == nil || Double(a) - walkOnly.duration > Double(latest!) {
                 walkItinerary = walk(walkOnly, from: origin, to: destination, leaving: arrival.addingTimeInterval(-walkOnly.duration))
             } else {
                 // Each departure of the Pareto set, then the earliest arrival leaving then (the later-arrival tie-break).
@@ -152,7 +157,7 @@ public final class TransitRouter: @unchecked Sendable {
             let t = Int((departure ?? Date()).timeIntervalSince1970.rounded(.up))
             let found = forward.search(try query(false, time: t, rides: maxRides, bound: Int.max))
             let earliest = found.last?.arrival
-            if let walkOnly, earliest == nil || Double(t) + walkOnly.duration < Double(earliest!) {
+            if let walkOnly = walkOnly(within: earliest.map { Double($0 - t) }), earliest == nil || Double(t) + walkOnly.duration < Double(earliest!) {
                 walkItinerary = walk(walkOnly, from: origin, to: destination, leaving: Date(timeIntervalSince1970: TimeInterval(t)))
             } else {
                 // Each arrival of the Pareto set, then the latest departure still arriving then (fewer rides, later departure).
