@@ -14,6 +14,8 @@ public final class TransitRouter: @unchecked Sendable {
     /// Time zones by index (agencies sharing a zone share an index); zone 0 is the first agency's.
     public let zones: [TimeZone]
     public let zoneOfRoute: [Int]
+    /// Service days and calendars around query times.
+    public let window: ServiceWindow
     public let footRouter: Router
     /// Each stop's point on the foot graph (nil when off the network).
     public let stopEndpoints: [SearchEndpoint?]
@@ -26,14 +28,10 @@ public final class TransitRouter: @unchecked Sendable {
         guard Timetable.isPresent(in: graph.file) else { throw .noTimetable(path: graph.file.path) }
         do { timetable = try Timetable(file: graph.file) } catch { throw .graph(error) }
         self.graph = graph
-        var zoneNames: [String] = []
-        var zoneOfAgency: [Int] = []
-        for agency in timetable.metadata.agencies {
-            if let i = zoneNames.firstIndex(of: agency.timeZone) { zoneOfAgency.append(i) } else { zoneOfAgency.append(zoneNames.count); zoneNames.append(agency.timeZone) }
-        }
-        zones = zoneNames.map { TimeZone(identifier: $0) ?? TimeZone(identifier: "UTC")! }
-        zoneOfRoute = timetable.metadata.routes.map { zoneOfAgency[$0.agency] }
-        calendar = ServiceCalendar(timetable.metadata)
+        window = ServiceWindow(timetable.metadata)
+        zones = window.zones
+        zoneOfRoute = window.zoneOfRoute
+        calendar = window.calendar
         forward = RaptorSearch(timetable: SearchTimetable(timetable, reversed: false, zoneOfRoute: zoneOfRoute), serviceCount: calendar.count)
         backward = RaptorSearch(timetable: SearchTimetable(timetable, reversed: true, zoneOfRoute: zoneOfRoute), serviceCount: calendar.count)
         do { footRouter = try Router(graph: graph, profile: "foot") } catch { throw .noFootProfile(path: graph.file.path) }
@@ -83,18 +81,8 @@ public final class TransitRouter: @unchecked Sendable {
         }
     }
 
-    /// The service days around an instant (the day before, of and after its local date in zone 0), their day starts
-    /// per zone and active services; throws when the date lies outside the feed's service range.
-    public func days(around instant: Int) throws(TransitError) -> (dayStarts: [Int], active: [UInt8]) {
-        let day = ServiceDay.localDay(of: instant, in: zones[0])
-        let meta = timetable.metadata
-        guard day >= meta.firstDay && day <= meta.lastDay else {
-            throw .dateOutsideFeed(date: ServiceDay.iso(day), first: ServiceDay.iso(meta.firstDay), last: ServiceDay.iso(meta.lastDay))
-        }
-        var starts: [Int] = []
-        for zone in zones { for k in -1...1 { starts.append(ServiceDay.start(day + k, in: zone)) } }
-        return (starts, calendar.activeFlags(on: [day - 1, day, day + 1]))
-    }
+    /// The service days around an instant (see `ServiceWindow.days(around:)`).
+    public func days(around instant: Int) throws(TransitError) -> (dayStarts: [Int], active: [UInt8]) { try window.days(around: instant) }
 
     /// Snaps a coordinate to the foot graph.
     func endpoint(_ c: Coordinate, stop: Int, options: TransitOptions) throws(TransitError) -> SearchEndpoint {
@@ -127,11 +115,8 @@ public final class TransitRouter: @unchecked Sendable {
         let egressAt = Dictionary(egress.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })
 
         func query(_ reversed: Bool, time: Int, rides: Int, bound: Int) throws(TransitError) -> RaptorQuery {
-            let around = try days(around: reversed ? -time : time)
-            var q = RaptorQuery(access: (reversed ? egress : access).map { ($0.stop, $0.seconds) },
-                                egress: (reversed ? access : egress).map { ($0.stop, $0.seconds) },
-                                departure: time, maxRides: rides,
-                                dayStarts: reversed ? around.dayStarts.map { -$0 } : around.dayStarts, active: around.active)
+            var q = try window.query(reversed: reversed, time: time, access: (reversed ? egress : access).map { ($0.stop, $0.seconds) },
+                                     egress: (reversed ? access : egress).map { ($0.stop, $0.seconds) }, maxRides: rides)
             q.arrivalBound = bound
             q.maxTransferSeconds = maxTransferSeconds
             return q
