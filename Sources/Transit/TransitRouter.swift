@@ -235,7 +235,7 @@ public final class TransitRouter: @unchecked Sendable {
         for (index, part) in parts.enumerated() {
             switch part {
             case let .access(s, seconds):
-                if seconds == 0 && (access[s]?.distance ?? 0) == 0 { continue }
+                if seconds == 0 { continue }
                 var boardAt = 0
                 if index + 1 < parts.count, case let .ride(_, _, _, _, _, board, _) = parts[index + 1] { boardAt = board }
                 let distance = access[s]?.distance ?? 0
@@ -250,7 +250,7 @@ public final class TransitRouter: @unchecked Sendable {
                 legs.append(walkLeg(from: stop(from), to: stop(to), leaving: clock, seconds: seconds, distance: distance))
                 walked += distance
             case let .egress(s, seconds):
-                if seconds == 0 && (egress[s]?.distance ?? 0) == 0 { continue }
+                if seconds == 0 { continue }
                 let distance = egress[s]?.distance ?? 0
                 legs.append(walkLeg(from: stop(s), to: destinationStop, leaving: clock, seconds: seconds, distance: distance))
                 walked += distance
