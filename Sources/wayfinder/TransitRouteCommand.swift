@@ -42,8 +42,8 @@ enum TransitRouteCommand {
             let agencyZone = (try? Timetable(file: graph.file))?.metadata.agencies.first.flatMap { TimeZone(identifier: $0.timeZone) }
             zone = agencyZone ?? .current
         }
-        let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: zone) }
-        let arrive = try args.value("--arrive").map { try RouteCommand.parseDate($0, option: "--arrive", timeZone: zone) }
+        let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: zone) }
+        let arrive = try args.value("--arrive").map { try parseDate($0, option: "--arrive", timeZone: zone) }
         let request = DirectionsRequest(stops: stops, transportType: .transit, departureDate: depart, arrivalDate: arrive,
                                         maximumSnappingDistance: maxSnap, timeZone: zone, transitOptions: options)
         let trip: TransitTrip
@@ -69,5 +69,14 @@ enum TransitRouteCommand {
             print(PolylineEncoder.encode(line, precision: format == "polyline" ? 5 : 6))
         default: print(TransitTextEncoder().encode(trip), terminator: "")
         }
+    }
+
+    /// A query time: local time in `timeZone` when it has no offset (an ambiguous time on a daylight-saving change
+    /// is its first occurrence), else as `RouteCommand.parseDate` reads it.
+    static func parseDate(_ text: String, option: String, timeZone: TimeZone) throws -> Date {
+        if let local = ServiceDay.parseLocal(text) {
+            return Date(timeIntervalSince1970: TimeInterval(ServiceDay.instant(day: local.day, secondOfDay: local.secondOfDay, in: timeZone)))
+        }
+        return try RouteCommand.parseDate(text, option: option, timeZone: timeZone)
     }
 }
