@@ -61,6 +61,7 @@ let reference = ConnectionScan(timetable: router.forward.timetable, serviceCount
 var rng = SplitMix64(state: seed)
 var planTimes: [Double] = [], raptorTimes: [Double] = [], referenceTimes: [Double] = []
 var found = 0, walkOnly = 0, noRoute = 0, mismatches = 0, rides: [Int] = []
+var failures: [String: Int] = [:]
 for q in 0..<(queries + 20) {
     let a = Int.random(in: 0..<tt.stopCount, using: &rng), b = Int.random(in: 0..<tt.stopCount, using: &rng)
     func jitter(_ s: Int) -> Coordinate {
@@ -76,7 +77,11 @@ for q in 0..<(queries + 20) {
         let plan = try router.plan(from: origin, to: destination, departure: Date(timeIntervalSince1970: TimeInterval(t)))
         if !warm { if plan.primary.rides == 0 { walkOnly += 1 } else { found += 1; rides.append(plan.primary.rides) } }
     } catch {
-        if !warm { noRoute += 1 }
+        if !warm {
+            noRoute += 1
+            let kind = "\(error)".components(separatedBy: ":").first ?? "\(error)"
+            failures[String(kind.prefix(60)), default: 0] += 1
+        }
     }
     let planned = now() - started
     // The search alone, and the reference, on the same input.
@@ -114,6 +119,7 @@ print(row("plan (full depart-at query)", planTimes))
 print(row("RAPTOR earliest arrival alone", raptorTimes))
 print(row("reference connection scan", referenceTimes))
 print("  outcomes: \(found) by transit, \(walkOnly) walking only (quicker), \(noRoute) no route; rides p50 \(Int(percentile(rides.map(Double.init), 50)))")
+for (kind, count) in failures.sorted(by: { $0.value > $1.value }) { print("    \(count)× \(kind)") }
 print("  RAPTOR vs reference arrivals: \(mismatches) mismatches in \(referenceTimes.count) queries")
 if let path = option("--json") {
     let figures: [String: Any] = [
