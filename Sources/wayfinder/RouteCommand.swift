@@ -108,6 +108,7 @@ enum RouteCommand {
             throw CommandError.usage("--alternatives and --straight do not apply to an ETA list")
         }
         let transport = try transportType(args.value("--mode"))
+        if transport == .transit { throw CommandError.usage("--to-file lists are by car or on foot; --mode transit takes STOP STOP…") }
         let timeZone = try parseTimeZone(args.value("--time-zone"))
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
         var maxSnap = 1000.0
