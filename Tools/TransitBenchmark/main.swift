@@ -56,6 +56,8 @@ for day in meta.firstDay...meta.lastDay {
 }
 let busiest = tripsPerDay.values.max() ?? 0
 let days = tripsPerDay.filter { $0.value * 2 >= busiest }.map(\.key).sorted()
+// Origins and destinations lie around stops that are on the map (a feed may reach beyond its extract).
+let onNetwork = (0..<tt.stopCount).filter { router.stopEndpoints[$0] != nil }
 let reference = ConnectionScan(timetable: router.forward.timetable, serviceCount: router.calendar.count)
 
 var rng = SplitMix64(state: seed)
@@ -63,7 +65,7 @@ var planTimes: [Double] = [], raptorTimes: [Double] = [], referenceTimes: [Doubl
 var found = 0, walkOnly = 0, noRoute = 0, mismatches = 0, rides: [Int] = []
 var failures: [String: Int] = [:]
 for q in 0..<(queries + 20) {
-    let a = Int.random(in: 0..<tt.stopCount, using: &rng), b = Int.random(in: 0..<tt.stopCount, using: &rng)
+    let a = onNetwork[Int.random(in: 0..<onNetwork.count, using: &rng)], b = onNetwork[Int.random(in: 0..<onNetwork.count, using: &rng)]
     func jitter(_ s: Int) -> Coordinate {
         Coordinate(latitude: Double(tt.stopLatitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng),
                    longitude: Double(tt.stopLongitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng))
