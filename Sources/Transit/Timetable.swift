@@ -60,16 +60,16 @@ public struct Timetable: Sendable, Equatable {
     }
 }
 
-/// Section names of the timetable in a graph file (at most 24 bytes each).
+/// Section names of the timetable in a graph file (at most 18 bytes each, so `wayfinder info` shows them whole).
 public enum TransitSectionName {
     public static let meta = "transit.meta"
     public static let stopPositions = "transit.stop_e7"
     public static let patternRoute = "transit.pat_route"
-    public static let patternStopStart = "transit.pat_stop_start"
+    public static let patternStopStart = "transit.pat_stop0"
     public static let patternStops = "transit.pat_stops"
-    public static let patternTripStart = "transit.pat_trip_start"
-    public static let tripService = "transit.trip_service"
-    public static let tripHeadsign = "transit.trip_headsign"
+    public static let patternTripStart = "transit.pat_trip0"
+    public static let tripService = "transit.trip_svc"
+    public static let tripHeadsign = "transit.trip_head"
     public static let arrivals = "transit.arr"
     public static let departures = "transit.dep"
     public static let stopTimeFlags = "transit.st_flags"
@@ -78,7 +78,7 @@ public enum TransitSectionName {
     public static let transferTime = "transit.xfer_time"
     public static let transferDistance = "transit.xfer_dist"
     public static let patternShapeRange = "transit.pat_shape"
-    public static let patternStopShapePoint = "transit.pat_stop_shape"
+    public static let patternStopShapePoint = "transit.pstop_pt"
     public static let shapePositions = "transit.shape_e7"
 
     /// Every section the timetable writes.
