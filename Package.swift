@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),
         .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Graph", "OSM"]),
-        .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph"]),
+        .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph", "Transit"]),
         .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
     ]
