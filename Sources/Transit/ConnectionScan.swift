@@ -47,7 +47,7 @@ public struct ConnectionScan: Sendable {
             let v = Int(c.to)
             if c.alightable && c.arrival < rideArrival[v] {
                 rideArrival[v] = c.arrival
-                for k in Int(tt.transferStart[v])..<Int(tt.transferStart[v + 1]) where Int(tt.transferTime[k]) <= query.maxTransferSeconds {
+                for k in Int(tt.transferStart[v])..<Int(tt.transferStart[v + 1]) where tt.transferDistance[k] <= query.maxTransferDistance {
                     let q = Int(tt.transferTo[k])
                     ready[q] = min(ready[q], c.arrival + Int(tt.transferTime[k]))
                 }

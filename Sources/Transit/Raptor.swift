@@ -15,8 +15,8 @@ public struct RaptorQuery: Sendable {
     public var active: [UInt8]
     /// Only journeys arriving strictly before this bound are of interest (prunes the search).
     public var arrivalBound: Int = Int.max
-    /// Transfers longer than this many seconds are not taken.
-    public var maxTransferSeconds: Int = Int.max
+    /// Transfers walking farther than this many metres are not taken.
+    public var maxTransferDistance: Float = .infinity
 
     public init(access: [(stop: Int, seconds: Int)], egress: [(stop: Int, seconds: Int)], departure: Int, maxRides: Int,
                 dayStarts: [Int], active: [UInt8]) {
@@ -171,8 +171,8 @@ public struct RaptorSearch: Sendable {
                 improved[s] = false
                 let a = ride[base + s]
                 for k in Int(tt.transferStart[s])..<Int(tt.transferStart[s + 1]) {
+                    if tt.transferDistance[k] > query.maxTransferDistance { continue }
                     let w = Int(tt.transferTime[k])
-                    if w > query.maxTransferSeconds { continue }
                     let q = Int(tt.transferTo[k])
                     let t = a + w
                     if t < bestReady[q] && t < destBest {

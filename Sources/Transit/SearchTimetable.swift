@@ -22,6 +22,7 @@ public struct SearchTimetable: Sendable {
     public let transferStart: [Int32]
     public let transferTo: [Int32]
     public let transferTime: [Int32]
+    public let transferDistance: [Float]
 
     /// Lays out `timetable` for searching forward or backward; `zoneOfRoute` gives each route's time-zone index.
     public init(_ timetable: Timetable, reversed: Bool, zoneOfRoute: [Int]) {
@@ -70,16 +71,16 @@ public struct SearchTimetable: Sendable {
         for l in lists { spl.append(contentsOf: l); sp.append(Int32(spl.count)) }
         stopPatternStart = sp; stopPatterns = spl
         // Transfers, turned around when reversed.
-        var out: [[(Int32, Int32)]] = Array(repeating: [], count: stopCount)
+        var out: [[(Int32, Int32, Float)]] = Array(repeating: [], count: stopCount)
         for s in 0..<stopCount {
             for k in Int(timetable.transferStart[s])..<Int(timetable.transferStart[s + 1]) {
-                let q = Int(timetable.transferTo[k]), time = timetable.transferTime[k]
-                if reversed { out[q].append((Int32(s), time)) } else { out[s].append((Int32(q), time)) }
+                let q = Int(timetable.transferTo[k]), time = timetable.transferTime[k], distance = timetable.transferDistance[k]
+                if reversed { out[q].append((Int32(s), time, distance)) } else { out[s].append((Int32(q), time, distance)) }
             }
         }
-        var ts: [Int32] = [0], tt: [Int32] = [], tm: [Int32] = []
-        for l in out { for (q, time) in l { tt.append(q); tm.append(time) }; ts.append(Int32(tt.count)) }
-        transferStart = ts; transferTo = tt; transferTime = tm
+        var ts: [Int32] = [0], tt: [Int32] = [], tm: [Int32] = [], td: [Float] = []
+        for l in out { for (q, time, distance) in l { tt.append(q); tm.append(time); td.append(distance) }; ts.append(Int32(tt.count)) }
+        transferStart = ts; transferTo = tt; transferTime = tm; transferDistance = td
     }
 
     public var patternCount: Int { patternTripStart.count - 1 }

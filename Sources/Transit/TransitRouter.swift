@@ -110,7 +110,6 @@ public final class TransitRouter: @unchecked Sendable {
             return footRouter.search.route(from: start, to: end)
         }
         let maxRides = max(1, min(7, options.maxTransfers + 1))
-        let maxTransferSeconds = options.maxWalk >= timetable.metadata.transferWalkLimit ? Int.max : Int(options.maxWalk / (5.0 / 3.6) + 1)
         let accessAt = Dictionary(access.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })
         let egressAt = Dictionary(egress.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })
 
@@ -118,7 +117,7 @@ public final class TransitRouter: @unchecked Sendable {
             var q = try window.query(reversed: reversed, time: time, access: (reversed ? egress : access).map { ($0.stop, $0.seconds) },
                                      egress: (reversed ? access : egress).map { ($0.stop, $0.seconds) }, maxRides: rides)
             q.arrivalBound = bound
-            q.maxTransferSeconds = maxTransferSeconds
+            q.maxTransferDistance = options.maxWalk >= timetable.metadata.transferWalkLimit ? .infinity : Float(options.maxWalk)
             return q
         }
 

@@ -17,6 +17,10 @@ enum TransitImportStep {
             if arguments[i].hasPrefix("--gtfs=") { feeds.append(String(arguments[i].dropFirst(7))); i += 1; continue }
             rest.append(arguments[i]); i += 1
         }
+        // Fail before the (long) road import when a feed is not there.
+        for feed in feeds where !FileManager.default.fileExists(atPath: feed) {
+            throw CommandError(message: "cannot read GTFS feed \(feed): no such file or folder", exitCode: ExitCode.badInput)
+        }
         return (rest, feeds)
     }
 

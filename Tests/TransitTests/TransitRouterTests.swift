@@ -40,6 +40,38 @@ final class TransitRouterTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(later.primary.arrival, best.arrival)
     }
 
+    func testRideGeometryFollowsTheShape() throws {
+        let router = try TerreHaute.router()
+        let plan = try router.plan(from: north, to: south, departure: date("2017-05-10T09:00:00"))
+        let ride = try XCTUnwrap(plan.primary.legs.first { $0.kind == .ride })
+        // The feed has shapes.txt: far more points than the stops passed, all near the stops' line.
+        XCTAssertGreaterThan(ride.geometry.count, ride.ride!.numberOfStops + 5)
+        XCTAssertEqual(ride.geometry.first, ride.from.coordinate)
+        XCTAssertEqual(ride.geometry.last, ride.to.coordinate)
+        XCTAssertLessThan(ride.distance, 4 * ride.from.coordinate.distance(to: ride.to.coordinate) + 2000)
+    }
+
+    func testMaxWalkAlsoLimitsTransferWalks() throws {
+        let router = try TerreHaute.router()
+        var rng = SplitMix64(state: 3)
+        let tt = router.timetable
+        let t = ServiceDay.start(ServiceDay.number(year: 2017, month: 5, day: 10), in: router.zones[0]) + 9 * 3600
+        var constrained = 0
+        for _ in 0..<40 {
+            let a = Int.random(in: 0..<tt.stopCount, using: &rng), b = Int.random(in: 0..<tt.stopCount, using: &rng)
+            var q = try router.window.query(reversed: false, time: t, access: [(a, 0)], egress: [(b, 0)], maxRides: 7)
+            let free = router.forward.search(q).last?.arrival
+            q.maxTransferDistance = 0
+            let sameStopOnly = router.forward.search(q)
+            if let last = sameStopOnly.last {
+                XCTAssertGreaterThanOrEqual(last.arrival, free ?? Int.max)
+                for part in last.parts { if case let .transfer(from, to, _) = part { XCTAssertEqual(from, to) } }
+            }
+            if sameStopOnly.last?.arrival != free { constrained += 1 }
+        }
+        XCTAssertGreaterThan(constrained, 0, "walking transfers should matter for some pairs")
+    }
+
     func testArriveByLeavesAsLateAsPossible() throws {
         let router = try TerreHaute.router()
         let by = date("2017-05-10T10:00:00")
