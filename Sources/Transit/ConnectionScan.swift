@@ -5,6 +5,7 @@ public struct ConnectionScan: Sendable {
     public let timetable: SearchTimetable
     public let serviceCount: Int
 
+    /// A reference over the forward layout of a timetable with `serviceCount` service calendars.
     public init(timetable: SearchTimetable, serviceCount: Int) {
         precondition(!timetable.reversed, "the connection scan runs forward")
         self.timetable = timetable

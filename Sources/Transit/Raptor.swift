@@ -18,6 +18,7 @@ public struct RaptorQuery: Sendable {
     /// Transfers walking farther than this many metres are not taken.
     public var maxTransferDistance: Float = .infinity
 
+    /// A query from its parts; no arrival bound and no transfer limit.
     public init(access: [(stop: Int, seconds: Int)], egress: [(stop: Int, seconds: Int)], departure: Int, maxRides: Int,
                 dayStarts: [Int], active: [UInt8]) {
         self.access = access; self.egress = egress; self.departure = departure; self.maxRides = maxRides
@@ -48,6 +49,7 @@ public struct RaptorSearch: Sendable {
     public let timetable: SearchTimetable
     public let serviceCount: Int
 
+    /// A search over one direction's layout of a timetable with `serviceCount` service calendars.
     public init(timetable: SearchTimetable, serviceCount: Int) {
         self.timetable = timetable
         self.serviceCount = serviceCount

@@ -83,7 +83,9 @@ public struct SearchTimetable: Sendable {
         transferStart = ts; transferTo = tt; transferTime = tm; transferDistance = td
     }
 
+    /// Number of patterns.
     public var patternCount: Int { patternTripStart.count - 1 }
+    /// Number of stops of pattern p.
     @inline(__always) public func length(ofPattern p: Int) -> Int { Int(patternStopStart[p + 1] - patternStopStart[p]) }
 
     /// The published pattern position of position i of pattern p in this direction.

@@ -41,6 +41,7 @@ public struct Timetable: Sendable, Equatable {
     /// Bits of `stopTimeFlags`.
     public static let noPickup: UInt8 = 1, noDropOff: UInt8 = 2
 
+    /// An empty timetable (filled by `TimetableBuilder` and `TransferBuilder`).
     public init() {}
 
     public var stopCount: Int { stopLatitudes.count }

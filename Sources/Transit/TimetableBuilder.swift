@@ -21,6 +21,7 @@ public struct TimetableBuilder {
     /// transfers.txt rules of all feeds, stop indices resolved (applied by `TransferBuilder`).
     public private(set) var transferRules: [(from: Int, to: Int, type: Int, minimumTime: Int?)] = []
 
+    /// A builder with no rules read yet.
     public init() {}
 
     /// Reads the feeds at `paths` (zip files or folders) into a timetable.

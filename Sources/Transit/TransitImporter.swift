@@ -8,6 +8,7 @@ public struct TransitImporter {
     /// Longest walking transfer between stops, metres.
     public var transferWalkLimit: Double = 500
 
+    /// An importer with the default 500 m transfer walks.
     public init() {}
 
     /// Reads `feeds`, builds the timetable over the graph at `graphPath` and writes graph + timetable to `output`

@@ -10,6 +10,7 @@ public struct TransitStop: Equatable, Sendable {
 
 /// One leg of an itinerary: a walk along the foot graph, or a ride on one trip.
 public struct TransitLeg: Equatable, Sendable {
+    /// Walking along the foot graph, or riding one trip.
     public enum Kind: String, Sendable { case walk, ride }
 
     /// The details of a ride leg.
@@ -88,6 +89,7 @@ public struct TransitTrip: Equatable, Sendable {
 
 /// Names of GTFS route types, basic and extended.
 public enum TransitMode {
+    /// "bus", "tram", "rail", … for a GTFS route_type (basic or extended).
     public static func name(_ routeType: Int) -> String {
         switch routeType {
         case 0, 900..<1000: return "tram"

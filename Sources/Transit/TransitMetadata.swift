@@ -61,5 +61,6 @@ public struct TransitMetadata: Codable, Equatable, Sendable {
     public var stopsOffNetwork: Int = 0
     public var skipped: [Skipped] = []
 
+    /// Empty metadata (filled while reading the feeds).
     public init() {}
 }

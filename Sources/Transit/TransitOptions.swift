@@ -7,6 +7,7 @@ public struct TransitOptions: Sendable, Equatable {
     /// Farthest the origin or destination may lie from a walkable road, metres.
     public var maxSnappingDistance: Double = 1000
 
+    /// The defaults of docs/transit.md unless given.
     public init(maxTransfers: Int = 6, maxWalk: Double = 1000, maxSnappingDistance: Double = 1000) {
         self.maxTransfers = maxTransfers; self.maxWalk = maxWalk; self.maxSnappingDistance = maxSnappingDistance
     }

@@ -5,8 +5,10 @@ import Transit
 /// Writes a transit trip as GPX 1.1: a waypoint per boarding and alighting stop and a track per leg of the primary
 /// itineraries (`<type>` walk or the ride's mode, `<desc>` its times, line and stops).
 public struct TransitGPXEncoder: Sendable {
+    /// A GPX encoder (no options).
     public init() {}
 
+    /// The GPX document of a trip.
     public func encode(_ trip: TransitTrip) -> String {
         let tz = trip.timeZone
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -7,8 +7,10 @@ import Transit
 public struct TransitGeoJSONEncoder: Sendable {
     public var prettyPrinted: Bool
 
+    /// Compact output unless `prettyPrinted`.
     public init(prettyPrinted: Bool = false) { self.prettyPrinted = prettyPrinted }
 
+    /// The FeatureCollection of a trip.
     public func encode(_ trip: TransitTrip) -> String {
         var features: [JSONValue] = []
         let tz = trip.timeZone

@@ -8,6 +8,7 @@ import Transit
 public struct TransitJSONEncoder: Sendable {
     public var prettyPrinted: Bool
 
+    /// Compact output unless `prettyPrinted`.
     public init(prettyPrinted: Bool = false) { self.prettyPrinted = prettyPrinted }
 
     /// The whole trip.

@@ -5,8 +5,10 @@ import Transit
 /// Writes a transit trip for a terminal: totals, then per pair of stops the primary itinerary leg by leg
 /// (clock times in the trip's zone), then the other itineraries of the Pareto set in one line each.
 public struct TransitTextEncoder: Sendable {
+    /// A text encoder (no options).
     public init() {}
 
+    /// The whole trip, lines ending in "\n".
     public func encode(_ trip: TransitTrip) -> String {
         let tz = trip.timeZone
         var lines: [String] = []
