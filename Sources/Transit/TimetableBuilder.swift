@@ -15,7 +15,10 @@ public struct TimetableBuilder {
         var flags: [UInt8]
         var distances: [Double]?
         var service: Int
-        var headsign: Int
+        /// The trip of trips.txt it runs (an index into the feed reader's trips).
+        var trip: Int
+        /// Index into the timetable's headsigns (set once the feed's runs are collected).
+        var headsign: Int = 0
     }
 
     /// transfers.txt rules of all feeds, stop indices resolved (applied by `TransferBuilder`).
@@ -45,7 +48,7 @@ public struct TimetableBuilder {
             timetable.metadata.tripsRead += reader.trips.count
             var feedRuns = try readStopTimes(reader: &reader, timetable: &timetable)
             for i in feedRuns.indices {
-                let text = reader.trips[feedRuns[i].headsign].headsign
+                let text = reader.trips[feedRuns[i].trip].headsign
                 if let known = headsignIndex[text] { feedRuns[i].headsign = known } else {
                     headsignIndex[text] = timetable.metadata.headsigns.count
                     feedRuns[i].headsign = timetable.metadata.headsigns.count
@@ -142,7 +145,7 @@ public struct TimetableBuilder {
             }
             timetable.metadata.stopTimesRead += stops.count
             let template = TripRun(route: trip.route, shape: trip.shape, stops: stops, arrivals: arr, departures: dep, flags: flags,
-                                   distances: known, service: trip.service, headsign: Int(rows[start].trip))
+                                   distances: known, service: trip.service, trip: Int(rows[start].trip))
             if let runsOf = reader.frequencies[Int(rows[start].trip)] {
                 // Each run keeps the template's times, shifted so that its first stop departs at the run's start.
                 for frequency in runsOf {
