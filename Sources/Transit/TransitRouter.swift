@@ -95,10 +95,12 @@ public final class TransitRouter: @unchecked Sendable {
 
     // MARK: - Planning
 
-    /// The itineraries from `origin` to `destination` leaving at or after `departure`, or (with `arriveBy`) arriving at
-    /// or before `arrival`: the Pareto set over arrival and rides, or walking only when that is quicker.
+    /// The itineraries from `origin` to `destination` leaving at or after `departure`, or arriving at or before
+    /// `arrival`: the Pareto set over arrival and rides, or walking only when that is quicker. `leg` and `lastLeg`
+    /// place the pair in a longer trip (for errors and the names of its ends: "origin", "stop 2", …, "destination").
     public func plan(from origin: Coordinate, to destination: Coordinate, departure: Date? = nil, arrival: Date? = nil,
-                     options: TransitOptions = TransitOptions(), leg: Int = 0) throws(TransitError) -> TransitPlan {
+                     options: TransitOptions = TransitOptions(), leg: Int = 0, lastLeg: Bool = true) throws(TransitError) -> TransitPlan {
+        let names = (leg == 0 ? "origin" : "stop \(leg + 1)", lastLeg ? "destination" : "stop \(leg + 2)")
         let start = try endpoint(origin, stop: leg, options: options)
         let end = try endpoint(destination, stop: leg + 1, options: options)
         let access = walks(at: start, towards: false, maxWalk: options.maxWalk)
@@ -128,7 +130,7 @@ public final class TransitRouter: @unchecked Sendable {
             let found = backward.search(try query(true, time: -a, rides: maxRides, bound: Int.max))
             let latest = found.last.map { -$0.arrival }
             if let walkOnly = walkOnly(within: latest.map { Double(a - $0) }), latest == nil || Double(a) - walkOnly.duration > Double(latest!) {
-                walkItinerary = walk(walkOnly, from: origin, to: destination, leaving: arrival.addingTimeInterval(-walkOnly.duration))
+                walkItinerary = walk(walkOnly, from: origin, to: destination, names: names, leaving: arrival.addingTimeInterval(-walkOnly.duration))
             } else {
                 // Each departure of the Pareto set, then the earliest arrival leaving then (the later-arrival tie-break).
                 for j in found {
@@ -142,7 +144,7 @@ public final class TransitRouter: @unchecked Sendable {
             let found = forward.search(try query(false, time: t, rides: maxRides, bound: Int.max))
             let earliest = found.last?.arrival
             if let walkOnly = walkOnly(within: earliest.map { Double($0 - t) }), earliest == nil || Double(t) + walkOnly.duration < Double(earliest!) {
-                walkItinerary = walk(walkOnly, from: origin, to: destination, leaving: Date(timeIntervalSince1970: TimeInterval(t)))
+                walkItinerary = walk(walkOnly, from: origin, to: destination, names: names, leaving: Date(timeIntervalSince1970: TimeInterval(t)))
             } else {
                 // Each arrival of the Pareto set, then the latest departure still arriving then (fewer rides, later departure).
                 for j in found {
@@ -156,7 +158,7 @@ public final class TransitRouter: @unchecked Sendable {
             throw .noTransitRoute(leg: leg, maxTransfers: options.maxTransfers, maxWalk: options.maxWalk)
         }
         let itineraries = journeys.map { itinerary(published($0.journey, reversed: $0.reversed), origin: origin, destination: destination,
-                                                   access: accessAt, egress: egressAt) }
+                                                   names: names, access: accessAt, egress: egressAt) }
         // Primary: earliest arrival (depart-at) or latest departure (arrive-by); the Pareto lists end with it.
         return TransitPlan(itineraries: itineraries, best: itineraries.count - 1)
     }
@@ -170,14 +172,14 @@ public final class TransitRouter: @unchecked Sendable {
         if let arrival {
             var by = arrival
             for i in stride(from: stops.count - 2, through: 0, by: -1) {
-                let plan = try self.plan(from: stops[i], to: stops[i + 1], arrival: by, options: options, leg: i)
+                let plan = try self.plan(from: stops[i], to: stops[i + 1], arrival: by, options: options, leg: i, lastLeg: i == stops.count - 2)
                 plans.insert(plan, at: 0)
                 by = plan.primary.departure
             }
         } else {
             var at = departure ?? Date()
             for i in 0..<(stops.count - 1) {
-                let plan = try self.plan(from: stops[i], to: stops[i + 1], departure: at, options: options, leg: i)
+                let plan = try self.plan(from: stops[i], to: stops[i + 1], departure: at, options: options, leg: i, lastLeg: i == stops.count - 2)
                 plans.append(plan)
                 at = plan.primary.arrival
             }
@@ -215,22 +217,22 @@ public final class TransitRouter: @unchecked Sendable {
                           distance: distance, geometry: geometry, steps: steps, ride: nil)
     }
 
-    private func walk(_ result: SearchResult, from origin: Coordinate, to destination: Coordinate, leaving: Date) -> TransitItinerary {
+    private func walk(_ result: SearchResult, from origin: Coordinate, to destination: Coordinate, names: (String, String), leaving: Date) -> TransitItinerary {
         let t = Int(leaving.timeIntervalSince1970.rounded())
-        let leg = walkLeg(from: TransitStop(id: "", name: "origin", coordinate: origin), to: TransitStop(id: "", name: "destination", coordinate: destination),
+        let leg = walkLeg(from: TransitStop(id: "", name: names.0, coordinate: origin), to: TransitStop(id: "", name: names.1, coordinate: destination),
                           leaving: t, seconds: Int(result.duration.rounded(.up)), distance: result.distance)
         return TransitItinerary(legs: [leg], departure: leg.departure, arrival: leg.arrival, walkingDistance: result.distance, rides: 0)
     }
 
-    private func itinerary(_ parts: [JourneyPart], origin: Coordinate, destination: Coordinate,
+    private func itinerary(_ parts: [JourneyPart], origin: Coordinate, destination: Coordinate, names: (String, String),
                            access: [Int: (stop: Int, seconds: Int, distance: Double)],
                            egress: [Int: (stop: Int, seconds: Int, distance: Double)]) -> TransitItinerary {
         var legs: [TransitLeg] = []
         var clock = 0
         var walked = 0.0
         var rides = 0
-        let originStop = TransitStop(id: "", name: "origin", coordinate: origin)
-        let destinationStop = TransitStop(id: "", name: "destination", coordinate: destination)
+        let originStop = TransitStop(id: "", name: names.0, coordinate: origin)
+        let destinationStop = TransitStop(id: "", name: names.1, coordinate: destination)
         for (index, part) in parts.enumerated() {
             switch part {
             case let .access(s, seconds):
