@@ -133,3 +133,29 @@ private extension Error {
         return ""
     }
 }
+
+/// Several feeds merged into one timetable.
+final class MultipleFeedTests: XCTestCase {
+    func testTwoFeedsKeepTheirIdsApartAndTheirZones() throws {
+        let first = try writeFeed(feed(trips: "R1,DAILY,T1,East\n", stopTimes: "T1,08:00:00,08:00:00,A,1\nT1,08:10:00,08:10:00,B,2\n"))
+        let second = try writeFeed(feed(zone: "Europe/London", trips: "R1,DAILY,T1,West\n",
+                                        stopTimes: "T1,09:00:00,09:00:00,A,1\nT1,09:30:00,09:30:00,C,2\n"))
+        var builder = TimetableBuilder()
+        let timetable = try builder.build(feeds: [first, second])
+        XCTAssertEqual(timetable.metadata.feeds.count, 2)
+        XCTAssertEqual(timetable.stopCount, 10)
+        XCTAssertTrue(timetable.metadata.stopIDs.contains("A") && timetable.metadata.stopIDs.contains("1:A"))
+        XCTAssertEqual(timetable.tripCount, 2)
+        XCTAssertEqual(Set(timetable.metadata.headsigns), ["East", "West"])
+        let window = ServiceWindow(timetable.metadata)
+        XCTAssertEqual(window.zones.map(\.identifier), ["Europe/Berlin", "Europe/London"])
+        XCTAssertEqual(window.zoneOfRoute, [0, 0, 1, 1])
+        // The London trip's 09:00 is 09:00 in London (10:00 in Berlin).
+        var t = timetable
+        TransferBuilder.assemble(&t, walks: [], rules: [])
+        let search = RaptorSearch(timetable: SearchTimetable(t, reversed: false, zoneOfRoute: window.zoneOfRoute), serviceCount: window.calendar.count)
+        let a = try XCTUnwrap(t.metadata.stopIDs.firstIndex(of: "1:A")), c = try XCTUnwrap(t.metadata.stopIDs.firstIndex(of: "1:C"))
+        let q = try window.query(reversed: false, time: instant("2016-06-01T07:00:00", zone: "Europe/London"), access: [(a, 0)], egress: [(c, 0)], maxRides: 2)
+        XCTAssertEqual(search.search(q).last?.arrival, instant("2016-06-01T09:30:00", zone: "Europe/London"))
+    }
+}
