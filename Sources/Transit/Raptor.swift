@@ -216,7 +216,8 @@ public struct RaptorSearch: Sendable {
                 s = from
                 round = boardRound
             }
-            journeys.append(Journey(arrival: destOfRound[r], rides: r, parts: parts.reversed()))
+            let rides = parts.reduce(0) { if case .ride = $1 { return $0 + 1 }; return $0 }
+            journeys.append(Journey(arrival: destOfRound[r], rides: rides, parts: parts.reversed()))
         }
         return journeys
     }

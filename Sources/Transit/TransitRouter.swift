@@ -115,9 +115,12 @@ public final class TransitRouter: @unchecked Sendable {
         let accessAt = Dictionary(access.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })
         let egressAt = Dictionary(egress.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })
 
-        func query(_ reversed: Bool, time: Int, rides: Int, bound: Int) throws(TransitError) -> RaptorQuery {
-            var q = try window.query(reversed: reversed, time: time, access: (reversed ? egress : access).map { ($0.stop, $0.seconds) },
-                                     egress: (reversed ? access : egress).map { ($0.stop, $0.seconds) }, maxRides: rides)
+        // The service days around the query's time serve its refinements too (which may fall on another date).
+        let around = try window.days(around: Int((arrival ?? departure ?? Date()).timeIntervalSince1970))
+        func query(_ reversed: Bool, time: Int, rides: Int, bound: Int) -> RaptorQuery {
+            var q = RaptorQuery(access: (reversed ? egress : access).map { ($0.stop, $0.seconds) },
+                                egress: (reversed ? access : egress).map { ($0.stop, $0.seconds) }, departure: time, maxRides: rides,
+                                dayStarts: reversed ? around.dayStarts.map { -$0 } : around.dayStarts, active: around.active)
             q.arrivalBound = bound
             q.maxTransferDistance = options.maxWalk >= timetable.metadata.transferWalkLimit ? .infinity : Float(options.maxWalk)
             return q
@@ -127,7 +130,7 @@ public final class TransitRouter: @unchecked Sendable {
         var walkItinerary: TransitItinerary? = nil
         if let arrival {
             let a = Int(arrival.timeIntervalSince1970.rounded(.down))
-            let found = backward.search(try query(true, time: -a, rides: maxRides, bound: Int.max))
+            let found = backward.search(query(true, time: -a, rides: maxRides, bound: Int.max))
             let latest = found.last.map { -$0.arrival }
             if let walkOnly = walkOnly(within: latest.map { Double(a - $0) }), latest == nil || Double(a) - walkOnly.duration > Double(latest!) {
                 walkItinerary = walk(walkOnly, from: origin, to: destination, names: names, leaving: arrival.addingTimeInterval(-walkOnly.duration))
@@ -135,20 +138,20 @@ public final class TransitRouter: @unchecked Sendable {
                 // Each departure of the Pareto set, then the earliest arrival leaving then (the later-arrival tie-break).
                 for j in found {
                     let d = -j.arrival
-                    let refined = forward.search(try query(false, time: d, rides: j.rides, bound: a + 1))
+                    let refined = forward.search(query(false, time: d, rides: j.rides, bound: a + 1))
                     if let best = refined.last { journeys.append((best, false)) } else { journeys.append((j, true)) }
                 }
             }
         } else {
             let t = Int((departure ?? Date()).timeIntervalSince1970.rounded(.up))
-            let found = forward.search(try query(false, time: t, rides: maxRides, bound: Int.max))
+            let found = forward.search(query(false, time: t, rides: maxRides, bound: Int.max))
             let earliest = found.last?.arrival
             if let walkOnly = walkOnly(within: earliest.map { Double($0 - t) }), earliest == nil || Double(t) + walkOnly.duration < Double(earliest!) {
                 walkItinerary = walk(walkOnly, from: origin, to: destination, names: names, leaving: Date(timeIntervalSince1970: TimeInterval(t)))
             } else {
                 // Each arrival of the Pareto set, then the latest departure still arriving then (fewer rides, later departure).
                 for j in found {
-                    let refined = backward.search(try query(true, time: -j.arrival, rides: j.rides, bound: -t + 1))
+                    let refined = backward.search(query(true, time: -j.arrival, rides: j.rides, bound: -t + 1))
                     if let best = refined.last { journeys.append((best, true)) } else { journeys.append((j, false)) }
                 }
             }
