@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "Wayfinder", targets: ["Wayfinder"]),
         .library(name: "Batch", targets: ["Batch"]),
+        .library(name: "Transit", targets: ["Transit"]),
     ],
     targets: [
         // Thin shims over Debian's C libraries (libexpat1-dev, zlib1g-dev, libbz2-dev).
@@ -26,12 +27,14 @@ let package = Package(
         .target(name: "Graph", dependencies: ["OSM", "CZlib"], swiftSettings: hotPathSettings),
         // Searches, snapping, route assembly (geometry, steps), multi-stop routes and ETAs.
         .target(name: "Routing", dependencies: ["Graph"], swiftSettings: hotPathSettings),
+        // Public transit: GTFS reading (zip, CSV, calendars), the timetable and its file sections, RAPTOR, the reference CSA, itineraries.
+        .target(name: "Transit", dependencies: ["Graph", "Routing", "CZlib"], swiftSettings: hotPathSettings),
         // The public, MapKit-shaped Swift API and the output encoders (JSON, GeoJSON, GPX, encoded polyline).
-        .target(name: "Wayfinder", dependencies: ["Routing", "Graph"]),
+        .target(name: "Wayfinder", dependencies: ["Routing", "Graph", "Transit"]),
         // Batch routing of job files: job parsing (CSV, NDJSON), the ordered multi-threaded runner, resume, shards.
         .target(name: "Batch", dependencies: ["Wayfinder", "Routing", "Graph"]),
         // The command-line tool.
-        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch"]),
+        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch", "Transit"]),
 
         // Benchmark helper: raw libexpat throughput over the same input (the baseline of Tools/bench-import).
         .executableTarget(name: "expat-baseline", dependencies: ["OSM", "CExpat"], path: "Tools/ExpatBaseline"),
@@ -39,12 +42,15 @@ let package = Package(
         .executableTarget(name: "route-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/RouteBenchmark"),
         // Benchmark: contraction-hierarchy queries, matrices and trips against A* and Dijkstra (Tools/bench-ch).
         .executableTarget(name: "ch-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/HierarchyBenchmark"),
+        // Benchmark: transit queries (RAPTOR) against the reference connection scan on random triples (Tools/bench-transit).
+        .executableTarget(name: "transit-benchmark", dependencies: ["Transit", "Routing", "Graph"], path: "Tools/TransitBenchmark"),
 
         .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),
         .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Graph", "OSM"]),
-        .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph"]),
+        .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph", "Transit"]),
+        .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Graph
 import Routing
+import Transit
 
 /// How a trip is made, as MapKit names it.
 public enum TransportType: String, Sendable, CaseIterable {
@@ -8,8 +9,10 @@ public enum TransportType: String, Sendable, CaseIterable {
     case automobile
     /// On foot: the graph's `foot` profile.
     case walking
+    /// By public transit: the graph file's GTFS timetable, walking (the `foot` profile) to, from and between stops.
+    case transit
 
-    /// The graph profile this transport type routes on.
+    /// The graph profile this transport type routes on (transit walks on `foot`).
     public var profileName: String { self == .automobile ? "car" : "foot" }
 }
 
@@ -32,10 +35,13 @@ public struct DirectionsRequest: Sendable {
     public var maximumSnappingDistance: Double
     /// The time zone dates are reported in (default: the system's).
     public var timeZone: TimeZone
+    /// Limits of a transit request (most transfers, longest walk to and from stops).
+    public var transitOptions: TransitOptions
 
     public init(stops: [Coordinate], transportType: TransportType = .automobile, departureDate: Date? = nil, arrivalDate: Date? = nil,
                 requestsAlternateRoutes: Bool = false, maximumAlternateRoutes: Int = 2, straightLines: Bool = false,
-                maximumSnappingDistance: Double = 1000, timeZone: TimeZone = .current) {
+                maximumSnappingDistance: Double = 1000, timeZone: TimeZone = .current, transitOptions: TransitOptions = TransitOptions()) {
+        self.transitOptions = transitOptions
         self.stops = stops; self.transportType = transportType; self.departureDate = departureDate; self.arrivalDate = arrivalDate
         self.requestsAlternateRoutes = requestsAlternateRoutes; self.maximumAlternateRoutes = maximumAlternateRoutes
         self.straightLines = straightLines; self.maximumSnappingDistance = maximumSnappingDistance; self.timeZone = timeZone
@@ -53,11 +59,14 @@ public enum DirectionsError: Error, Equatable, CustomStringConvertible {
     case conflictingDates
     /// The stops could not be routed: which stop or leg, and why.
     case routing(RoutingError)
+    /// A transit request failed: no timetable, a date outside the feed, no transit route within the limits…
+    case transit(TransitError)
 
     public var description: String {
         switch self {
         case .conflictingDates: return "give a departure date or an arrival date, not both"
         case let .routing(error): return error.description
+        case let .transit(error): return error.description
         }
     }
 }
@@ -76,6 +85,7 @@ public struct Directions: Sendable {
     /// The routes through the request's stops, with steps, geometry, and departure and arrival dates.
     public func calculate() throws(DirectionsError) -> DirectionsResponse {
         if request.departureDate != nil && request.arrivalDate != nil { throw .conflictingDates }
+        if request.transportType == .transit { return try calculateTransit().routeResult }
         let router: Router
         do { router = try RouterCache.shared.router(for: graph, profile: request.transportType.profileName) } catch { throw .routing(error) }
         let options = RouteOptions(maxSnappingDistance: request.maximumSnappingDistance,

@@ -65,7 +65,7 @@ enum DemoCommand {
             let graphPath = (cache as NSString).appendingPathComponent(ImportCommand.defaultOutput(for: name)!)
             print("\(name): \(about)")
             var imported = false
-            if args.has("--fresh") || !isFresh(graph: graphPath, source: input) {
+            if args.has("--fresh") || !isFresh(graph: graphPath, source: input) || !DemoTransit.isFresh(graph: graphPath, sample: name, data: data) {
                 let started = Date()
                 do {
                     _ = try GraphImporter().run(input: input, output: graphPath)
@@ -73,11 +73,13 @@ enum DemoCommand {
                     throw CommandError(message: error.description, exitCode: ExitCode.badInput)
                 }
                 print(String(format: "  imported in %.2f s → %@", Date().timeIntervalSince(started), graphPath))
+                try DemoTransit.addTimetable(graph: graphPath, sample: name, data: data)
                 imported = true
             }
             if !imported { print("  using the cached graph \(graphPath) (--fresh imports again)") }
             try report(graphPath)
             try showTrips(for: name, graphPath: graphPath)
+            try DemoTransit.showTrip(graph: graphPath, sample: name)
             print("")
         }
         print("Next: `wayfinder info \((cache as NSString).appendingPathComponent("monaco.wfg"))` for the file's sections;")

@@ -6,17 +6,19 @@ import Routing
 /// `wayfinder import INPUT -o OUTPUT.wfg`: OSM XML (plain, gzip, bzip2; "-" for stdin) to a graph file.
 enum ImportCommand {
     static let usage = """
-    usage: wayfinder import INPUT [-o OUTPUT.wfg] [--profiles FILE.json] [--no-landmarks] [--no-ch] [--quiet]
+    usage: wayfinder import INPUT [-o OUTPUT.wfg] [--gtfs FEED.zip]… [--profiles FILE.json] [--no-landmarks] [--no-ch] [--quiet]
 
       INPUT            OSM XML: .osm, .osm.gz or .osm.bz2 (compression told from the first bytes); - reads stdin
       -o, --output     the graph file to write (default: INPUT's name with .wfg, in the current folder)
       --profiles FILE  a JSON array of profile tables to build instead of the default car and foot
+      --gtfs FEED      a GTFS feed (.zip or folder) whose timetable joins the graph file; may be repeated
       --no-landmarks   skip the ALT landmark tables (used by alternatives and when there is no hierarchy)
       --no-ch          skip the contraction hierarchies: a smaller file and a quicker import, slower routes and no fast matrices
       -q, --quiet      no progress bar, only the summary
     """
 
     static func run(_ arguments: [String]) throws {
+        let (arguments, feeds) = try TransitImportStep.extractFeeds(arguments)
         let args = try ArgumentList(arguments, valued: ["-o", "--output", "--profiles"], switches: ["-q", "--quiet", "--no-landmarks", "--no-ch", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard args.positionals.count == 1 else { throw CommandError.usage("import takes one input file\n\n\(usage)") }
@@ -41,7 +43,7 @@ enum ImportCommand {
         nonisolated(unsafe) var openPhase: (name: String, started: Date)? = nil
         let statistics: ImportStatistics
         do {
-            statistics = try importer.run(input: input, output: output) { progress in
+            statistics = try importer.run(input: input, output: feeds.isEmpty ? output : TransitImportStep.roadsPath(for: output)) { progress in
                 switch progress {
                 case let .reading(raw, total, xml, elements):
                     let seconds = max(display.elapsed, 0.001)
@@ -75,9 +77,11 @@ enum ImportCommand {
             }
         }
         display.finish()
+        let transit = feeds.isEmpty ? nil : try TransitImportStep.addTimetable(feeds: feeds, roads: TransitImportStep.roadsPath(for: output), output: output)
         let wall = Date().timeIntervalSince(started)
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64) ?? 0
         print(summary(statistics, input: input, output: output, fileSize: fileSize, wall: wall, peak: peakMemoryBytes(), preprocessing: preprocessing))
+        if let transit { print(transit) }
     }
 
     static func defaultOutput(for input: String) -> String? {

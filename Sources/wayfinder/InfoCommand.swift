@@ -1,5 +1,6 @@
 import Foundation
 import Graph
+import Transit
 
 /// `wayfinder info GRAPH`: header, sections, counts, bounding box and profiles of a graph file.
 enum InfoCommand {
@@ -42,6 +43,7 @@ enum InfoCommand {
         lines.append("  spatial index \(Format.count(graph.spatialIndex.items.count)) items (runs of up to \(SpatialIndexData.segmentsPerItem) segments), \(graph.spatialIndex.levelCount) levels")
         let landmarks = graph.profiles.map { "\($0.profile.name) \($0.landmarkCount)" }.joined(separator: ", ")
         lines.append("  landmarks     \(landmarks)" + (graph.profiles.allSatisfy { $0.landmarkCount == 0 } ? " (imported with --no-landmarks: searches use the great-circle bound only)" : ""))
+        if let timetable = try? Timetable(file: file) { lines += TransitReport.lines(timetable.metadata, timetable: timetable) }
         lines.append("  sections")
         lines.append("    " + "name".padding(toLength: 18, withPad: " ", startingAt: 0) + "offset".leftPadded(12) + "bytes".leftPadded(14) + "elements".leftPadded(12) + "  crc32")
         for section in file.sections {

@@ -5,14 +5,16 @@ import Wayfinder
 /// `wayfinder route` and `wayfinder eta`: directions, or the ETA alone, through two or more stops.
 enum RouteCommand {
     static let usage = """
-    usage: wayfinder route --graph G.wfg [--mode car|foot] [--depart T | --arrive T] [--alternatives N] [--straight]
+    usage: wayfinder route --graph G.wfg [--mode car|foot|transit] [--depart T | --arrive T] [--alternatives N] [--straight]
                            [--format text|json|geojson|gpx|polyline|polyline6] [--time-zone ZONE] [--max-snap M] STOP STOP [STOP…]
            wayfinder eta   --graph G.wfg [--mode car|foot] [--depart T | --arrive T] [--format text|json] [--time-zone ZONE] STOP STOP [STOP…]
            wayfinder eta   --graph G.wfg --from STOP --to-file PLACES [--mode car|foot] [--depart T] [--sort]
                            [--format text|json|csv] [--time-zone ZONE] [--max-snap M]
 
       STOP            lat,lon in degrees (e.g. 39.4667,-87.4139); the route visits the stops in order
-      --mode          car (default) or foot
+      --mode          car (default), foot, or transit (the graph's GTFS timetable; see --max-transfers, --max-walk)
+      --max-transfers (transit) most transfers between rides, 0 to 6 (default 6)
+      --max-walk M    (transit) longest walk to or from a stop, metres (default 1000)
       --depart T      leave at T (default: now); T is ISO 8601: 2026-12-01T08:30, 2026-12-01T08:30:00-05:00, …Z, or "now"
       --arrive T      arrive at T: the departure is worked back from the travel time
       --alternatives  up to N further, really different routes (two stops only)
@@ -27,7 +29,8 @@ enum RouteCommand {
     """
 
     static func run(_ arguments: [String], etaOnly: Bool) throws {
-        var valued: Set<String> = ["--graph", "-g", "--mode", "--depart", "--arrive", "--alternatives", "--format", "--time-zone", "--max-snap"]
+        var valued: Set<String> = ["--graph", "-g", "--mode", "--depart", "--arrive", "--alternatives", "--format", "--time-zone", "--max-snap",
+                                   "--max-transfers", "--max-walk"]
         var switches: Set<String> = ["--straight", "-h", "--help"]
         if etaOnly { valued.formUnion(["--from", "--to-file"]); switches.insert("--sort") }
         let args = try ArgumentList(arguments, valued: valued, switches: switches)
@@ -38,6 +41,7 @@ enum RouteCommand {
         }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
         let transport = try transportType(args.value("--mode"))
+        if transport == .transit { try TransitRouteCommand.run(args, graphPath: graphPath, etaOnly: etaOnly); return }
         let timeZone = try parseTimeZone(args.value("--time-zone"))
         if args.value("--depart") != nil && args.value("--arrive") != nil { throw CommandError.usage("give --depart or --arrive, not both") }
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
@@ -104,6 +108,7 @@ enum RouteCommand {
             throw CommandError.usage("--alternatives and --straight do not apply to an ETA list")
         }
         let transport = try transportType(args.value("--mode"))
+        if transport == .transit { throw CommandError.usage("--to-file lists are by car or on foot; --mode transit takes STOP STOP…") }
         let timeZone = try parseTimeZone(args.value("--time-zone"))
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
         var maxSnap = 1000.0
@@ -167,7 +172,8 @@ enum RouteCommand {
         switch mode ?? "car" {
         case "car", "driving", "automobile": return .automobile
         case "foot", "walking", "walk": return .walking
-        default: throw CommandError.usage("--mode must be car or foot, not '\(mode ?? "")'")
+        case "transit", "public", "bus": return .transit
+        default: throw CommandError.usage("--mode must be car, foot or transit, not '\(mode ?? "")'")
         }
     }
 

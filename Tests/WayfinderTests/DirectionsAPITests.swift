@@ -289,7 +289,7 @@ final class DirectionsAPITests: XCTestCase {
         let graph = try Self.monaco()
         let stops = [Self.casino, Self.port, Self.fontvieille, Self.larvotto]
         var requests: [DirectionsRequest] = []
-        for mode in TransportType.allCases {
+        for mode in TransportType.allCases where mode != .transit {   // transit needs a graph with a timetable
             for a in stops {
                 for b in stops where a != b { requests.append(request([a, b], mode)) }
             }

@@ -1,0 +1,32 @@
+import Graph
+
+/// Why a timetable could not be imported or a transit query answered, with the limits or range at fault.
+public enum TransitError: Error, Equatable, CustomStringConvertible {
+    case feed(GTFSError)
+    case graph(GraphFileError)
+    case noFootProfile(path: String)
+    case noTimetable(path: String)
+    case noTrips(feeds: [String])
+    case dateOutsideFeed(date: String, first: String, last: String)
+    case tooFewStops(Int)
+    case invalidCoordinate(stop: Int)
+    case noRoad(stop: Int, maxDistance: Double)
+    case noTransitRoute(leg: Int, maxTransfers: Int, maxWalk: Double)
+
+    public var description: String {
+        switch self {
+        case let .feed(error): return error.description
+        case let .graph(error): return "\(error)"
+        case let .noFootProfile(path): return "\(path) has no foot profile: transit needs walking for access, egress and transfers"
+        case let .noTimetable(path): return "\(path) holds no timetable: import it with --gtfs FEED.zip"
+        case let .noTrips(feeds): return "the GTFS feeds \(feeds.joined(separator: ", ")) hold no usable trip"
+        case let .dateOutsideFeed(date, first, last):
+            return "the query date \(date) lies outside the feed's service range \(first) to \(last)"
+        case let .tooFewStops(n): return "a route needs at least two stops, got \(n)"
+        case let .invalidCoordinate(stop): return "stop \(stop + 1) is not a valid coordinate"
+        case let .noRoad(stop, maxDistance): return "stop \(stop + 1) is more than \(Int(maxDistance)) m from any road the foot profile may use"
+        case let .noTransitRoute(leg, maxTransfers, maxWalk):
+            return "no transit route for leg \(leg + 1) within the limits: at most \(maxTransfers) transfers, walks of at most \(Int(maxWalk)) m to and from stops (and no walking route either)"
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+import Graph
+import Routing
+
+/// Answers transit questions on a graph file with a timetable: snaps origin and destination to the foot graph,
+/// finds access and egress walks, runs RAPTOR (forward for depart-at, on the reversed timetable for arrive-by),
+/// compares with walking only, and assembles itineraries. Safe for concurrent queries.
+public final class TransitRouter: @unchecked Sendable {
+    public let graph: RoadGraph
+    public let timetable: Timetable
+    public let forward: RaptorSearch
+    public let backward: RaptorSearch
+    public let calendar: ServiceCalendar
+    /// Time zones by index (agencies sharing a zone share an index); zone 0 is the first agency's.
+    public let zones: [TimeZone]
+    public let zoneOfRoute: [Int]
+    /// Service days and calendars around query times.
+    public let window: ServiceWindow
+    public let footRouter: Router
+    /// Each stop's point on the foot graph (nil when off the network).
+    public let stopEndpoints: [SearchEndpoint?]
+    private let stopGrid: StopGrid
+    private let lock = NSLock()
+    private var walkSearches: [WalkSearch] = []
+
+    /// Opens the timetable of `graph`; throws when it has none or lacks a foot profile.
+    public init(graph: RoadGraph) throws(TransitError) {
+        guard Timetable.isPresent(in: graph.file) else { throw .noTimetable(path: graph.file.path) }
+        do { timetable = try Timetable(file: graph.file) } catch { throw .graph(error) }
+        self.graph = graph
+        window = ServiceWindow(timetable.metadata)
+        zones = window.zones
+        zoneOfRoute = window.zoneOfRoute
+        calendar = window.calendar
+        forward = RaptorSearch(timetable: SearchTimetable(timetable, reversed: false, zoneOfRoute: zoneOfRoute), serviceCount: calendar.count)
+        backward = RaptorSearch(timetable: SearchTimetable(timetable, reversed: true, zoneOfRoute: zoneOfRoute), serviceCount: calendar.count)
+        do { footRouter = try Router(graph: graph, profile: "foot") } catch { throw .noFootProfile(path: graph.file.path) }
+        let transfers = try TransferBuilder(graph: graph)
+        stopEndpoints = transfers.snapStops(timetable)
+        var lats: [Int32] = [], lons: [Int32] = []
+        for s in 0..<timetable.stopCount {
+            let c = stopEndpoints[s]?.coordinate
+            lats.append(c.map { Int32(($0.latitude * 1e7).rounded()) } ?? Int32.max / 2)
+            lons.append(c.map { Int32(($0.longitude * 1e7).rounded()) } ?? 0)
+        }
+        stopGrid = StopGrid(latitudes: lats, longitudes: lons)
+    }
+
+    /// The zone times are shown in by default: the first agency's.
+    public var timeZone: TimeZone { zones[0] }
+
+    private func withWalkSearch<T>(_ body: (WalkSearch) -> T) -> T {
+        lock.lock()
+        let search = walkSearches.popLast() ?? WalkSearch(graph: graph, profile: footRouter.profile)
+        lock.unlock()
+        defer { lock.lock(); walkSearches.append(search); lock.unlock() }
+        return body(search)
+    }
+
+    /// A stop as itineraries show it.
+    public func stop(_ s: Int) -> TransitStop {
+        TransitStop(id: timetable.metadata.stopIDs[s], name: timetable.metadata.stopNames[s],
+                    coordinate: Coordinate(latitudeE7: timetable.stopLatitudes[s], longitudeE7: timetable.stopLongitudes[s]))
+    }
+
+    // MARK: - Preparing searches
+
+    /// Walks from (or, `towards`, to) a point on the foot graph to every stop within `maxWalk` metres: seconds
+    /// (rounded up) and metres per stop.
+    public func walks(at point: SearchEndpoint, towards: Bool, maxWalk: Double) -> [(stop: Int, seconds: Int, distance: Double)] {
+        let candidates = stopGrid.stops(near: point.coordinate.latitude, point.coordinate.longitude, within: maxWalk)
+        if candidates.isEmpty { return [] }
+        return withWalkSearch { search in
+            search.run(from: point, maxDistance: maxWalk, reverse: towards)
+            var out: [(Int, Int, Double)] = []
+            for c in candidates {
+                guard let end = stopEndpoints[c.stop], let walk = search.cost(to: end) else { continue }
+                out.append((c.stop, Int(TransferBuilder.seconds(walk.duration)), walk.distance))
+            }
+            return out
+        }
+    }
+
+    /// The service days around an instant (see `ServiceWindow.days(around:)`).
+    public func days(around instant: Int) throws(TransitError) -> (dayStarts: [Int], active: [UInt8]) { try window.days(around: instant) }
+
+    /// Snaps a coordinate to the foot graph.
+    func endpoint(_ c: Coordinate, stop: Int, options: TransitOptions) throws(TransitError) -> SearchEndpoint {
+        guard c.latitude.isFinite, c.longitude.isFinite, abs(c.latitude) <= 90, abs(c.longitude) <= 180 else { throw .invalidCoordinate(stop: stop) }
+        guard let snapped = footRouter.snapper.snap(c, maxDistance: options.maxSnappingDistance) else {
+            throw .noRoad(stop: stop, maxDistance: options.maxSnappingDistance)
+        }
+        return SearchEndpoint(snapped, in: graph)
+    }
+
+    // MARK: - Planning
+
+    /// The itineraries from `origin` to `destination` leaving at or after `departure`, or arriving at or before
+    /// `arrival`: the Pareto set over arrival and rides, or walking only when that is quicker. `leg` and `lastLeg`
+    /// place the pair in a longer trip (for errors and the names of its ends: "origin", "stop 2", …, "destination").
+    public func plan(from origin: Coordinate, to destination: Coordinate, departure: Date? = nil, arrival: Date? = nil,
+                     options: TransitOptions = TransitOptions(), leg: Int = 0, lastLeg: Bool = true) throws(TransitError) -> TransitPlan {
+        let names = (leg == 0 ? "origin" : "stop \(leg + 1)", lastLeg ? "destination" : "stop \(leg + 2)")
+        let start = try endpoint(origin, stop: leg, options: options)
+        let end = try endpoint(destination, stop: leg + 1, options: options)
+        let access = walks(at: start, towards: false, maxWalk: options.maxWalk)
+        let egress = walks(at: end, towards: true, maxWalk: options.maxWalk)
+        // Walking only, searched only when it might beat the rides (its time is at least the straight line at top speed).
+        let walkLowerBound = start.coordinate.distance(to: end.coordinate) / (footRouter.search.space.maximumSpeed * 1000)
+        func walkOnly(within seconds: Double?) -> SearchResult? {
+            if let seconds, walkLowerBound >= seconds { return nil }
+            return footRouter.search.route(from: start, to: end)
+        }
+        let maxRides = max(1, min(7, options.maxTransfers + 1))
+        let accessAt = Dictionary(access.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })
+        let egressAt = Dictionary(egress.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })
+
+        // The service days around the query's time serve its refinements too (which may fall on another date).
+        let around = try window.days(around: Int((arrival ?? departure ?? Date()).timeIntervalSince1970))
+        func query(_ reversed: Bool, time: Int, rides: Int, bound: Int) -> RaptorQuery {
+            var q = RaptorQuery(access: (reversed ? egress : access).map { ($0.stop, $0.seconds) },
+                                egress: (reversed ? access : egress).map { ($0.stop, $0.seconds) }, departure: time, maxRides: rides,
+                                dayStarts: reversed ? around.dayStarts.map { -$0 } : around.dayStarts, active: around.active)
+            q.arrivalBound = bound
+            q.maxTransferDistance = options.maxWalk >= timetable.metadata.transferWalkLimit ? .infinity : Float(options.maxWalk)
+            return q
+        }
+
+        var journeys: [(journey: Journey, reversed: Bool)] = []
+        var walkItinerary: TransitItinerary? = nil
+        if let arrival {
+            let a = Int(arrival.timeIntervalSince1970.rounded(.down))
+            let found = backward.search(query(true, time: -a, rides: maxRides, bound: Int.max))
+            let latest = found.last.map { -$0.arrival }
+            if let walkOnly = walkOnly(within: latest.map { Double(a - $0) }), latest == nil || Double(a) - walkOnly.duration > Double(latest!) {
+                walkItinerary = walk(walkOnly, from: origin, to: destination, names: names, leaving: arrival.addingTimeInterval(-walkOnly.duration))
+            } else {
+                // Each departure of the Pareto set, then the earliest arrival leaving then (the later-arrival tie-break).
+                for j in found {
+                    let d = -j.arrival
+                    let refined = forward.search(query(false, time: d, rides: j.rides, bound: a + 1))
+                    if let best = refined.last { journeys.append((best, false)) } else { journeys.append((j, true)) }
+                }
+            }
+        } else {
+            let t = Int((departure ?? Date()).timeIntervalSince1970.rounded(.up))
+            let found = forward.search(query(false, time: t, rides: maxRides, bound: Int.max))
+            let earliest = found.last?.arrival
+            if let walkOnly = walkOnly(within: earliest.map { Double($0 - t) }), earliest == nil || Double(t) + walkOnly.duration < Double(earliest!) {
+                walkItinerary = walk(walkOnly, from: origin, to: destination, names: names, leaving: Date(timeIntervalSince1970: TimeInterval(t)))
+            } else {
+                // Each arrival of the Pareto set, then the latest departure still arriving then (fewer rides, later departure).
+                for j in found {
+                    let refined = backward.search(query(true, time: -j.arrival, rides: j.rides, bound: -t + 1))
+                    if let best = refined.last { journeys.append((best, true)) } else { journeys.append((j, false)) }
+                }
+            }
+        }
+        if let walkItinerary { return TransitPlan(itineraries: [walkItinerary], best: 0) }
+        guard !journeys.isEmpty else {
+            throw .noTransitRoute(leg: leg, maxTransfers: options.maxTransfers, maxWalk: options.maxWalk)
+        }
+        let itineraries = journeys.map { itinerary(published($0.journey, reversed: $0.reversed), origin: origin, destination: destination,
+                                                   names: names, access: accessAt, egress: egressAt) }
+        // Primary: earliest arrival (depart-at) or latest departure (arrive-by); the Pareto lists end with it.
+        return TransitPlan(itineraries: itineraries, best: itineraries.count - 1)
+    }
+
+    /// A trip through `stops` in order: each next leg leaves when the previous arrives (arrive-by: legs are planned
+    /// from the last backwards, each arriving when the next leaves).
+    public func trip(through stops: [Coordinate], departure: Date? = nil, arrival: Date? = nil,
+                     options: TransitOptions = TransitOptions()) throws(TransitError) -> TransitTrip {
+        guard stops.count >= 2 else { throw .tooFewStops(stops.count) }
+        var plans: [TransitPlan] = []
+        if let arrival {
+            var by = arrival
+            for i in stride(from: stops.count - 2, through: 0, by: -1) {
+                let plan = try self.plan(from: stops[i], to: stops[i + 1], arrival: by, options: options, leg: i, lastLeg: i == stops.count - 2)
+                plans.insert(plan, at: 0)
+                by = plan.primary.departure
+            }
+        } else {
+            var at = departure ?? Date()
+            for i in 0..<(stops.count - 1) {
+                let plan = try self.plan(from: stops[i], to: stops[i + 1], departure: at, options: options, leg: i, lastLeg: i == stops.count - 2)
+                plans.append(plan)
+                at = plan.primary.arrival
+            }
+        }
+        return TransitTrip(plans: plans, stops: stops, timeZone: timeZone)
+    }
+
+    // MARK: - Itineraries
+
+    /// A journey of either search as parts in published travel order and times.
+    func published(_ journey: Journey, reversed: Bool) -> [JourneyPart] {
+        guard reversed else { return journey.parts }
+        let tt = backward.timetable
+        return journey.parts.reversed().map { part in
+            switch part {
+            case let .access(stop, seconds): return .egress(stop: stop, seconds: seconds)
+            case let .egress(stop, seconds): return .access(stop: stop, seconds: seconds)
+            case let .transfer(from, to, seconds): return .transfer(from: to, to: from, seconds: seconds)
+            case let .ride(p, t, day, from, to, board, alight):
+                return .ride(pattern: p, trip: tt.publishedTrip(p, t), day: day, from: tt.publishedPosition(p, to),
+                             to: tt.publishedPosition(p, from), board: -alight, alight: -board)
+            }
+        }
+    }
+
+    private func walkLeg(from: TransitStop, to: TransitStop, leaving: Int, seconds: Int, distance: Double) -> TransitLeg {
+        var geometry = [from.coordinate, to.coordinate]
+        var steps: [RouteStep] = []
+        if let found = try? footRouter.routes(through: [from.coordinate, to.coordinate]).routes.first {
+            geometry = found.polyline
+            steps = found.steps
+        }
+        return TransitLeg(kind: .walk, departure: Date(timeIntervalSince1970: TimeInterval(leaving)),
+                          arrival: Date(timeIntervalSince1970: TimeInterval(leaving + seconds)), from: from, to: to,
+                          distance: distance, geometry: geometry, steps: steps, ride: nil)
+    }
+
+    private func walk(_ result: SearchResult, from origin: Coordinate, to destination: Coordinate, names: (String, String), leaving: Date) -> TransitItinerary {
+        let t = Int(leaving.timeIntervalSince1970.rounded())
+        let leg = walkLeg(from: TransitStop(id: "", name: names.0, coordinate: origin), to: TransitStop(id: "", name: names.1, coordinate: destination),
+                          leaving: t, seconds: Int(result.duration.rounded(.up)), distance: result.distance)
+        return TransitItinerary(legs: [leg], departure: leg.departure, arrival: leg.arrival, walkingDistance: result.distance, rides: 0)
+    }
+
+    private func itinerary(_ parts: [JourneyPart], origin: Coordinate, destination: Coordinate, names: (String, String),
+                           access: [Int: (stop: Int, seconds: Int, distance: Double)],
+                           egress: [Int: (stop: Int, seconds: Int, distance: Double)]) -> TransitItinerary {
+        var legs: [TransitLeg] = []
+        var clock = 0
+        var walked = 0.0
+        var rides = 0
+        let originStop = TransitStop(id: "", name: names.0, coordinate: origin)
+        let destinationStop = TransitStop(id: "", name: names.1, coordinate: destination)
+        for (index, part) in parts.enumerated() {
+            switch part {
+            case let .access(s, seconds):
+                if seconds == 0 { continue }
+                var boardAt = 0
+                if index + 1 < parts.count, case let .ride(_, _, _, _, _, board, _) = parts[index + 1] { boardAt = board }
+                let distance = access[s]?.distance ?? 0
+                legs.append(walkLeg(from: originStop, to: stop(s), leaving: boardAt - seconds, seconds: seconds, distance: distance))
+                walked += distance
+            case let .transfer(from, to, seconds):
+                guard from != to else { continue }
+                var distance = 0.0
+                for k in Int(timetable.transferStart[from])..<Int(timetable.transferStart[from + 1]) where Int(timetable.transferTo[k]) == to {
+                    distance = Double(timetable.transferDistance[k])
+                }
+                legs.append(walkLeg(from: stop(from), to: stop(to), leaving: clock, seconds: seconds, distance: distance))
+                walked += distance
+            case let .egress(s, seconds):
+                if seconds == 0 { continue }
+                let distance = egress[s]?.distance ?? 0
+                legs.append(walkLeg(from: stop(s), to: destinationStop, leaving: clock, seconds: seconds, distance: distance))
+                walked += distance
+            case let .ride(p, t, _, from, to, board, alight):
+                legs.append(rideLeg(pattern: p, trip: t, from: from, to: to, board: board, alight: alight))
+                clock = alight
+                rides += 1
+            }
+        }
+        return TransitItinerary(legs: legs, departure: legs.first!.departure, arrival: legs.last!.arrival, walkingDistance: walked, rides: rides)
+    }
+
+    private func rideLeg(pattern p: Int, trip t: Int, from: Int, to: Int, board: Int, alight: Int) -> TransitLeg {
+        let tt = timetable
+        let route = tt.metadata.routes[Int(tt.patternRoute[p])]
+        let first = Int(tt.patternStopStart[p])
+        let fromStop = Int(tt.patternStops[first + from]), toStop = Int(tt.patternStops[first + to])
+        var geometry: [Coordinate] = []
+        let shapeStart = Int(tt.patternShapeRange[2 * p]), shapeEnd = Int(tt.patternShapeRange[2 * p + 1])
+        if shapeEnd > shapeStart {
+            let a = Int(tt.patternStopShapePoint[first + from]), b = Int(tt.patternStopShapePoint[first + to])
+            geometry.append(stop(fromStop).coordinate)
+            if a <= b { for k in a...b { geometry.append(Coordinate(latitudeE7: tt.shapeLatitudes[k], longitudeE7: tt.shapeLongitudes[k])) } }
+            geometry.append(stop(toStop).coordinate)
+        } else {
+            for i in from...to { geometry.append(stop(Int(tt.patternStops[first + i])).coordinate) }
+        }
+        var length = 0.0
+        for (a, b) in zip(geometry, geometry.dropFirst()) { length += a.distance(to: b) }
+        let ride = TransitLeg.Ride(agency: tt.metadata.agencies[route.agency].name, routeShortName: route.shortName,
+                                   routeLongName: route.longName, mode: TransitMode.name(route.type),
+                                   headsign: tt.metadata.headsigns[Int(tt.tripHeadsign[t])], numberOfStops: to - from, routeColor: route.color)
+        return TransitLeg(kind: .ride, departure: Date(timeIntervalSince1970: TimeInterval(board)),
+                          arrival: Date(timeIntervalSince1970: TimeInterval(alight)), from: stop(fromStop), to: stop(toStop),
+                          distance: length, geometry: geometry, steps: [], ride: ride)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Graph
+import Transit
+import Wayfinder
+
+/// `wayfinder route --mode transit` and `wayfinder eta --mode transit`: itineraries from the graph file's timetable.
+enum TransitRouteCommand {
+    static func run(_ args: ArgumentList, graphPath: String, etaOnly: Bool) throws {
+        if args.value("--alternatives") != nil || args.has("--straight") {
+            throw CommandError.usage("--alternatives and --straight do not apply to --mode transit (the itineraries of the Pareto set are shown)")
+        }
+        if args.value("--depart") != nil && args.value("--arrive") != nil { throw CommandError.usage("give --depart or --arrive, not both") }
+        var options = TransitOptions()
+        if let text = args.value("--max-transfers") {
+            guard let n = Int(text), (0...6).contains(n) else { throw CommandError.usage("--max-transfers must be a whole number from 0 to 6, not '\(text)'") }
+            options.maxTransfers = n
+        }
+        if let text = args.value("--max-walk") {
+            guard let m = Double(text), m >= 0, m.isFinite else { throw CommandError.usage("--max-walk must be a number of metres, not '\(text)'") }
+            options.maxWalk = m
+        }
+        var maxSnap = 1000.0
+        if let text = args.value("--max-snap") {
+            guard let m = Double(text), m > 0, m.isFinite else { throw CommandError.usage("--max-snap must be a positive number of metres, not '\(text)'") }
+            maxSnap = m
+        }
+        let format = args.value("--format") ?? "text"
+        let formats = etaOnly ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
+        guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
+        let stops = try args.positionals.enumerated().map { try RouteCommand.parseStop($1, position: $0) }
+        guard stops.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon (got \(stops.count))\n\n\(RouteCommand.usage)") }
+        let graph: RoadGraph
+        do { graph = try RoadGraph(path: graphPath) } catch {
+            throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
+        }
+        guard Timetable.isPresent(in: graph.file) else {
+            throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
+        }
+        // Times without an offset are the feed's local time (its first agency's zone) unless --time-zone says otherwise.
+        let zone: TimeZone
+        if let name = args.value("--time-zone") { zone = try RouteCommand.parseTimeZone(name) } else {
+            let agencyZone = (try? Timetable(file: graph.file))?.metadata.agencies.first.flatMap { TimeZone(identifier: $0.timeZone) }
+            zone = agencyZone ?? .current
+        }
+        let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: zone) }
+        let arrive = try args.value("--arrive").map { try parseDate($0, option: "--arrive", timeZone: zone) }
+        let request = DirectionsRequest(stops: stops, transportType: .transit, departureDate: depart, arrivalDate: arrive,
+                                        maximumSnappingDistance: maxSnap, timeZone: zone, transitOptions: options)
+        let trip: TransitTrip
+        do { trip = try Directions(request, graph: graph).calculateTransit() } catch {
+            switch error {
+            case .transit(.noTransitRoute): throw CommandError(message: error.description, exitCode: ExitCode.noRoute)
+            case .transit(.noRoad): throw CommandError(message: error.description, exitCode: ExitCode.noRoad)
+            case .transit(.dateOutsideFeed), .transit(.invalidCoordinate), .conflictingDates: throw CommandError.usage(error.description)
+            default: throw CommandError(message: error.description, exitCode: ExitCode.badInput)
+            }
+        }
+        if etaOnly {
+            print(format == "json" ? TransitJSONEncoder().encodeETA(trip) : TransitTextEncoder().encodeETA(trip), terminator: format == "json" ? "\n" : "")
+            return
+        }
+        switch format {
+        case "json": print(TransitJSONEncoder().encode(trip))
+        case "geojson": print(TransitGeoJSONEncoder().encode(trip))
+        case "gpx": print(TransitGPXEncoder().encode(trip), terminator: "")
+        case "polyline", "polyline6":
+            var line: [Coordinate] = []
+            for plan in trip.plans { for p in plan.primary.geometry where line.last != p { line.append(p) } }
+            print(PolylineEncoder.encode(line, precision: format == "polyline" ? 5 : 6))
+        default: print(TransitTextEncoder().encode(trip), terminator: "")
+        }
+    }
+
+    /// A query time: local time in `timeZone` when it has no offset (an ambiguous time on a daylight-saving change
+    /// is its first occurrence), else as `RouteCommand.parseDate` reads it.
+    static func parseDate(_ text: String, option: String, timeZone: TimeZone) throws -> Date {
+        if let local = ServiceDay.parseLocal(text) {
+            return Date(timeIntervalSince1970: TimeInterval(ServiceDay.instant(day: local.day, secondOfDay: local.secondOfDay, in: timeZone)))
+        }
+        return try RouteCommand.parseDate(text, option: option, timeZone: timeZone)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Graph
+import Routing
+import Transit
+
+// Transit query benchmark over a graph file with a timetable (driven by Tools/bench-transit): N random
+// origin/destination/departure triples, each answered by the full depart-at plan (TransitRouter.plan: snapping,
+// walks, RAPTOR, the later-departure refinement, walking-only comparison, itinerary assembly), by the RAPTOR
+// earliest-arrival search alone, and by the reference connection scan on the same search input; prints
+// p50/p90/p99 and cross-checks the two searches' arrivals. Figures only, never asserted.
+
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    if values.isEmpty { return .nan }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((p / 100 * Double(sorted.count - 1)).rounded()))]
+}
+
+func now() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let graphPath = arguments.first else {
+    FileHandle.standardError.write(Data("usage: transit-benchmark GRAPH.wfg [--queries N] [--seed S] [--reference N] [--json FILE]\n".utf8))
+    exit(2)
+}
+@MainActor func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } }
+let queries = Int(option("--queries") ?? "") ?? 1000
+let seed = UInt64(option("--seed") ?? "") ?? 1
+let referenceQueries = Int(option("--reference") ?? "") ?? queries
+
+let openStarted = now()
+let router = try TransitRouter(graph: RoadGraph(path: graphPath))
+let openSeconds = now() - openStarted
+let tt = router.timetable
+let meta = tt.metadata
+// Days of the feed on which the most trips run (its busy days), to query on.
+var tripsPerDay: [Int: Int] = [:]
+for day in meta.firstDay...meta.lastDay {
+    var count = 0
+    for t in 0..<tt.tripCount where router.calendar.runs(Int(tt.tripService[t]), on: day) { count += 1 }
+    tripsPerDay[day] = count
+}
+let busiest = tripsPerDay.values.max() ?? 0
+let days = tripsPerDay.filter { $0.value * 2 >= busiest }.map(\.key).sorted()
+// Origins and destinations lie around stops that are on the map (a feed may reach beyond its extract).
+let onNetwork = (0..<tt.stopCount).filter { router.stopEndpoints[$0] != nil }
+let reference = ConnectionScan(timetable: router.forward.timetable, serviceCount: router.calendar.count)
+
+var rng = SplitMix64(state: seed)
+var planTimes: [Double] = [], raptorTimes: [Double] = [], referenceTimes: [Double] = []
+var found = 0, walkOnly = 0, noRoute = 0, mismatches = 0, rides: [Int] = []
+var failures: [String: Int] = [:]
+for q in 0..<(queries + 20) {
+    let a = onNetwork[Int.random(in: 0..<onNetwork.count, using: &rng)], b = onNetwork[Int.random(in: 0..<onNetwork.count, using: &rng)]
+    func jitter(_ s: Int) -> Coordinate {
+        Coordinate(latitude: Double(tt.stopLatitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng),
+                   longitude: Double(tt.stopLongitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng))
+    }
+    let origin = jitter(a), destination = jitter(b)
+    let day = days[Int.random(in: 0..<days.count, using: &rng)]
+    let t = ServiceDay.start(day, in: router.zones[0]) + Int.random(in: (6 * 3600)...(20 * 3600), using: &rng)
+    let warm = q < 20
+    let started = now()
+    do {
+        let plan = try router.plan(from: origin, to: destination, departure: Date(timeIntervalSince1970: TimeInterval(t)))
+        if !warm { if plan.primary.rides == 0 { walkOnly += 1 } else { found += 1; rides.append(plan.primary.rides) } }
+    } catch {
+        if !warm {
+            noRoute += 1
+            let kind = "\(error)".components(separatedBy: ":").first ?? "\(error)"
+            failures[String(kind.prefix(60)), default: 0] += 1
+        }
+    }
+    let planned = now() - started
+    // The search alone, and the reference, on the same input.
+    guard let start = router.footRouter.snapper.snap(origin), let end = router.footRouter.snapper.snap(destination) else { continue }
+    let access = router.walks(at: SearchEndpoint(start, in: router.graph), towards: false, maxWalk: 1000)
+    let egress = router.walks(at: SearchEndpoint(end, in: router.graph), towards: true, maxWalk: 1000)
+    let around = try router.days(around: t)
+    let query = RaptorQuery(access: access.map { ($0.stop, $0.seconds) }, egress: egress.map { ($0.stop, $0.seconds) },
+                            departure: t, maxRides: 7, dayStarts: around.dayStarts, active: around.active)
+    let s1 = now()
+    let journeys = router.forward.search(query)
+    let searched = now() - s1
+    if warm { continue }
+    planTimes.append(planned * 1000)
+    raptorTimes.append(searched * 1000)
+    if q - 20 < referenceQueries {
+        let s2 = now()
+        let csa = reference.earliestArrival(query)
+        referenceTimes.append((now() - s2) * 1000)
+        var unlimited = query
+        unlimited.maxRides = 20
+        if router.forward.search(unlimited).last?.arrival != csa { mismatches += 1 }
+    }
+    _ = journeys
+}
+
+func row(_ name: String, _ v: [Double]) -> String {
+    String(format: "  %-34@ p50 %8.2f ms  p90 %8.2f ms  p99 %8.2f ms  mean %8.2f ms  (%d queries)", name as NSString,
+           percentile(v, 50), percentile(v, 90), percentile(v, 99), v.reduce(0, +) / Double(max(1, v.count)), v.count)
+}
+print("timetable: \(tt.stopCount) stops, \(tt.patternCount) patterns, \(tt.tripCount) trips, \(tt.arrivals.count) stop times, \(tt.transferTo.count) transfers")
+print(String(format: "opening the graph and timetable for searching: %.2f s; query days: %d busy days of %@ – %@", openSeconds, days.count,
+             ServiceDay.iso(days.first ?? 0), ServiceDay.iso(days.last ?? 0)))
+print(row("plan (full depart-at query)", planTimes))
+print(row("RAPTOR earliest arrival alone", raptorTimes))
+print(row("reference connection scan", referenceTimes))
+print("  outcomes: \(found) by transit, \(walkOnly) walking only (quicker), \(noRoute) no route; rides p50 \(Int(percentile(rides.map(Double.init), 50)))")
+for (kind, count) in failures.sorted(by: { $0.value > $1.value }) { print("    \(count)× \(kind)") }
+print("  RAPTOR vs reference arrivals: \(mismatches) mismatches in \(referenceTimes.count) queries")
+if let path = option("--json") {
+    let figures: [String: Any] = [
+        "plan_p50_ms": percentile(planTimes, 50), "plan_p99_ms": percentile(planTimes, 99),
+        "raptor_p50_ms": percentile(raptorTimes, 50), "raptor_p99_ms": percentile(raptorTimes, 99),
+        "reference_p50_ms": percentile(referenceTimes, 50), "reference_p99_ms": percentile(referenceTimes, 99),
+        "queries": planTimes.count, "transit": found, "walk_only": walkOnly, "no_route": noRoute, "mismatches": mismatches,
+        "stops": tt.stopCount, "trips": tt.tripCount, "stop_times": tt.arrivals.count,
+    ]
+    try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
+}
