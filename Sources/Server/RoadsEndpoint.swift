@@ -50,8 +50,12 @@ enum RoadsEndpoint {
             previous = e
             let highway = HighwayClass(rawValue: graph.wayClasses[Int(graph.edgeWay[e])]) ?? .other
             guard tier(highway) <= maxTier else { continue }
+            // The index's leaf boxes hold 16 runs each: keep only edges whose own box meets the query's.
+            let points = graph.coordinates(ofEdge: e)
+            guard let edgeBox = BoundingBox(points), edgeBox.maxLatitude >= minLat, edgeBox.minLatitude <= maxLat,
+                  edgeBox.maxLongitude >= minLon, edgeBox.minLongitude <= maxLon else { continue }
             if roads.count >= limits.maximumRoadEdges { truncated = true; break }
-            let line = GeometrySimplifier.simplify(graph.coordinates(ofEdge: e), tolerance: metresPerPixel)
+            let line = GeometrySimplifier.simplify(points, tolerance: metresPerPixel)
             roads.append(.array([.int(tier(highway)), .string(PolylineEncoder.encode(line, precision: 5))]))
         }
         return .object([("code", .string("Ok")), ("zoom", .number(zoom)), ("tiers", .int(maxTier + 1)),
