@@ -154,9 +154,14 @@ enum MapPageScript {
       minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
     }
     const spanX = Math.max(maxX - minX, 1e-9), spanY = Math.max(maxY - minY, 1e-9);
-    const zoom = Math.log2(Math.min((view.width - 2 * PAD) / spanX, (view.height - 2 * PAD) / spanY));
+    // More room at the top for the toolbar and the pins' callouts.
+    const [top, right, bottom, left] = [PAD + 70, PAD, PAD / 2, PAD];
+    const zoom = Math.log2(Math.min(Math.max(50, view.width - left - right) / spanX, Math.max(50, view.height - top - bottom) / spanY));
     view.zoom = Math.max(1, Math.min(18, zoom));
-    view.lon = lonOf((minX + maxX) / 2, 0); view.lat = latOf((minY + maxY) / 2, 0);
+    const scale = 2 ** view.zoom;
+    const centreX = (minX + maxX) / 2 * scale - ((left + view.width - right) / 2 - view.width / 2);
+    const centreY = (minY + maxY) / 2 * scale - ((top + view.height - bottom) / 2 - view.height / 2);
+    view.lon = lonOf(centreX, view.zoom); view.lat = latOf(centreY, view.zoom);
     redraw(); loadRoads();
   }
   const fitAll = () => fit(state.pins.map(p => [p.lon, p.lat]).concat(state.overlay ? state.overlay.points : []));
