@@ -56,6 +56,7 @@ enum ServeCommand {
         ShutdownSignals.block()
         let server: HTTPServer
         do { server = try HTTPServer(configuration: configuration, handler: service) } catch {
+            if case .invalidHost = error { throw CommandError.usage(error.description) }
             throw CommandError(message: error.description, exitCode: ExitCode.failure)
         }
         // Always printed (also with --quiet): scripts started with --port 0 read the port from this line.
