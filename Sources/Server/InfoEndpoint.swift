@@ -17,7 +17,7 @@ enum InfoEndpoint {
             ("code", .string("Ok")),
             ("version", .string(wayfinderVersion)),
             ("generator", .string(graph.metadata.generator)),
-            ("graph", .string(graph.file.path)),
+            ("graph", .string(URL(fileURLWithPath: graph.file.path).lastPathComponent)),
             ("fileBytes", .int(graph.file.size)),
             ("bounds", .array([degrees(s.minLongitude), degrees(s.minLatitude), degrees(s.maxLongitude), degrees(s.maxLatitude)])),
             ("nodes", .int(graph.nodeCount)),
