@@ -4,8 +4,8 @@
 
 usage: map_page_check.py BASE_URL SCREENSHOT.png   (the server must hold the bundled Monaco sample)
 Loads the page, drops three pins with real mouse clicks, renames one, presses Lines, then Routes (car), checks the
-drawn route (blue pixels on the overlay), the ETAs against /route, that the view fits the pins, saves a screenshot,
-then presses Clear. Exits 0 on success, 1 with a message on failure, 77 when no Chromium is installed.
+drawn route (blue pixels on the overlay), the ETAs against /route, that the view fits the pins, saves a screenshot;
+routes on foot; pans by dragging, zooms with the wheel, drops a pin by a long press; then presses Clear. Exits 0 on success, 1 with a message on failure, 77 when no Chromium is installed.
 """
 import base64, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
 
@@ -163,9 +163,38 @@ try:
     with open(screenshot, "wb") as f:
         f.write(base64.b64decode(image))
 
+    # Walking: the same pins routed on foot take longer.
+    tools.evaluate("(() => { const s = document.getElementById('mode'); s.value = 'walk'; s.dispatchEvent(new Event('change')); })()")
+    tools.click_button("routes")
+    tools.wait_for("document.getElementById('status').textContent.endsWith('by walk') && !wayfinderMap.state.busy",
+                   "the walking route")
+    walk_etas = [p["eta"] for p in tools.evaluate("wayfinderMap.pins()")]
+    if walk_etas == etas or not all(e.startswith("ETA +") for e in walk_etas[1:]):
+        fail(f"walking ETAs {walk_etas} against driving {etas}")
+
+    # A drag pans without dropping a pin; the wheel zooms; a long press drops exactly one pin.
+    before = tools.evaluate("[wayfinderMap.view.lon, wayfinderMap.view.lat, wayfinderMap.view.zoom]")
+    tools.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": 500, "y": 300, "button": "left", "clickCount": 1})
+    for step in range(1, 11):
+        tools.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 500 + 12 * step, "y": 300 + 6 * step, "button": "left", "buttons": 1})
+    tools.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": 620, "y": 360, "button": "left", "clickCount": 1})
+    after = tools.evaluate("[wayfinderMap.view.lon, wayfinderMap.view.lat, wayfinderMap.view.zoom]")
+    if after[0] >= before[0] or after[1] <= before[1] or tools.evaluate("document.querySelectorAll('.pin').length") != 3:
+        fail(f"dragging right and down should move the view west and north without a pin: {before} -> {after}")
+    tools.call("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": 500, "y": 300, "deltaX": 0, "deltaY": -100})
+    if tools.evaluate("wayfinderMap.view.zoom") <= after[2]:
+        fail("the wheel does not zoom in")
+    tools.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": 300, "y": 300, "button": "left", "clickCount": 1})
+    time.sleep(0.8)
+    if tools.evaluate("document.querySelectorAll('.pin').length") != 4:
+        fail("a long press does not drop a pin")
+    tools.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": 300, "y": 300, "button": "left", "clickCount": 1})
+    if tools.evaluate("document.querySelectorAll('.pin').length") != 4:
+        fail("releasing a long press drops a second pin")
+
     tools.click_button("clear")
     if tools.evaluate("document.querySelectorAll('.pin').length + (wayfinderMap.state.overlay ? 1 : 0)") != 0:
         fail("Clear left pins or overlays")
-    print(f"ok: 3 pins, ETAs {etas}, {blue} route pixels, screenshot {screenshot}")
+    print(f"ok: 3 pins, car ETAs {etas}, walking ETAs {walk_etas}, {blue} route pixels, screenshot {screenshot}")
 finally:
     tools.close()
