@@ -17,6 +17,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// How long a graceful stop waits for requests in flight to finish, seconds.
     public var shutdownGrace: Double = 30
 
+    /// A configuration with the given address and threads (nil: all cores) and the default limits.
     public init(host: String = "127.0.0.1", port: UInt16 = 5000, threads: Int? = nil) {
         self.host = host; self.port = port
         if let threads { self.threads = max(1, threads) }

@@ -1,10 +1,13 @@
 /// The offline map page served at `/`: HTML, CSS and JavaScript embedded in the binary (no CDN, no tile server).
 /// The page draws the graph's roads from `/roads` and routes with `/route/v1`.
 public enum MapPage {
+    /// `/`: the page.
     public static let html = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(MapPageHTML.text.utf8),
                                           headers: [("Cache-Control", "no-cache")])
+    /// `/map.css`.
     public static let style = HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", body: Array(MapPageStyle.text.utf8),
                                            headers: [("Cache-Control", "no-cache")])
+    /// `/map.js`.
     public static let script = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(MapPageScript.text.utf8),
                                             headers: [("Cache-Control", "no-cache")])
 }

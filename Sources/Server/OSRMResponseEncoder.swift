@@ -15,6 +15,7 @@ public struct OSRMResponseEncoder: Sendable {
     public var mode = "driving"
     public let graph: RoadGraph
 
+    /// An encoder with OSRM's default options.
     public init(graph: RoadGraph) { self.graph = graph }
 
     /// Reads `geometries`, `overview`, `steps` and `annotations` from a request.

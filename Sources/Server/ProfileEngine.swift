@@ -12,6 +12,7 @@ public struct ProfileEngine: Sendable {
     public let router: Router
     public let oneToMany: OneToManySearch
 
+    /// Prepares profile `profile` of `graph`; throws when the graph has no such profile.
     public init(graph: RoadGraph, profile: String) throws(RoutingError) {
         name = profile
         mode = profile == "car" ? "driving" : "walking"

@@ -13,6 +13,7 @@ public struct TravelMatrix: Sendable, Equatable {
 /// REPLACE AT MERGE: this is the one function to swap for the contraction-hierarchy many-to-many matrix. For now it
 /// runs one `OneToManySearch` per source (exact, the same times as `/route`), checking the deadline between sources.
 public enum TableSource {
+    /// The travel matrix from `sources` to `destinations` on `engine`'s profile; throws `Timeout` past the deadline.
     public static func matrix(from sources: [SearchEndpoint], to destinations: [SearchEndpoint], engine: ProfileEngine,
                               deadline: RequestDeadline) throws(OSRMError) -> TravelMatrix {
         var durations: [[Double?]] = [], distances: [[Double?]] = []

@@ -21,6 +21,7 @@ public final class WayfinderService: HTTPHandler, @unchecked Sendable {
         self.engines = engines
     }
 
+    /// The answer to one request: the page, JSON, or OSRM's error JSON (never a trap).
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         do { return try answer(request) } catch { return error.response }
     }
