@@ -76,12 +76,13 @@ enum MapPageScript {
     g.clearRect(0, 0, view.width, view.height);
     if (!state.roads) return;
     g.lineCap = "round"; g.lineJoin = "round";
+    const thin = view.zoom < 12 ? 0.6 : view.zoom < 14 ? 0.8 : 1;   // thinner lines when zoomed out
     for (const casing of [true, false]) {
       for (let tier = 3; tier >= 0; tier--) {
         const [colour, width] = tierStyle[tier];
         if (casing && !tierCasing[tier]) continue;
         g.strokeStyle = casing ? tierCasing[tier] : colour;
-        g.lineWidth = casing ? width + 2 : width;
+        g.lineWidth = (casing ? width + 2 : width) * thin;
         g.beginPath();
         for (const road of state.roads) {
           if (road.tier !== tier) continue;

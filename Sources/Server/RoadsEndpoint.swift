@@ -6,7 +6,7 @@ import Wayfinder
 /// map page. Zoomed out, only major roads come back and lines are simplified to about one pixel.
 enum RoadsEndpoint {
     /// The classes drawn at each zoom: tier t appears from zoom `tierZoom[t]` on.
-    static let tierZoom = [0, 12, 14, 15]
+    static let tierZoom = [0, 11, 13, 15]
 
     /// The tier of a highway class: 0 motorways, trunks and primaries; 1 secondaries and tertiaries;
     /// 2 residential and other streets; 3 service roads, tracks and paths.
