@@ -53,6 +53,8 @@ enum ServeCommand {
             throw CommandError(message: error.description, exitCode: ExitCode.badInput)
         }
         let quiet = args.has("--quiet") || args.has("-q")
+        // A client that hangs up mid-response must not end the process (libmicrohttpd sends with MSG_NOSIGNAL; belt and braces).
+        signal(SIGPIPE, SIG_IGN)
         ShutdownSignals.block()
         let server: HTTPServer
         do { server = try HTTPServer(configuration: configuration, handler: service) } catch {
