@@ -118,6 +118,20 @@ final class ServeCommandTests: CLITestCase {
         XCTAssertTrue(page.output.contains("<script src=\"/map.js\">"))
     }
 
+    func testLimitsFromTheCommandLine() throws {
+        guard let curl = tool("curl") else { throw XCTSkip("curl is not installed (apt-get install curl)") }
+        let server = try monacoServer(["--max-table-cells", "4", "--max-route-coordinates", "2", "--threads", "1"])
+        defer { server.stop() }
+        let stops = "7.4270,43.7395;7.4197,43.7312;7.4150,43.7275"
+        let table = try external(curl, ["-s", server.base + "/table/v1/car/\(stops)"]).output
+        XCTAssertTrue(table.contains("\"TooBig\"") && table.contains("4 cells"), table)
+        XCTAssertTrue(try external(curl, ["-s", server.base + "/table/v1/car/\(stops)?sources=0;1&destinations=1;2"]).output.contains("\"Ok\""))
+        let route = try external(curl, ["-s", server.base + "/route/v1/car/\(stops)"]).output
+        XCTAssertTrue(route.contains("\"TooBig\""), route)
+        let info = try external(curl, ["-s", server.base + "/info"]).output
+        XCTAssertTrue(info.contains("\"tableCells\":4"), info)
+    }
+
     func testRoutingpyClientGetsRoutesAndMatrices() throws {
         guard let python = tool("python3") else { throw XCTSkip("python3 is not installed; .ci/run installs it with routingpy") }
         let server = try monacoServer()
