@@ -182,7 +182,7 @@ final class ServeCommandTests: CLITestCase {
         try lua.write(toFile: tmp("mixed.lua"), atomically: true, encoding: .utf8)
         _ = try external(wrk, ["-t2", "-c8", "-d3s", "-s", tmp("mixed.lua"), server.base])   // warm up
         let before = server.residentKilobytes
-        let run = try external(wrk, ["-t2", "-c16", "-d12s", "--timeout", "5s", "-s", tmp("mixed.lua"), server.base])
+        let run = try external(wrk, ["-t2", "-c16", "-d15s", "--timeout", "5s", "-s", tmp("mixed.lua"), server.base])
         let after = server.residentKilobytes
         XCTAssertEqual(run.status, 0, run.output)
         let requests = run.output.range(of: #"(\d+) requests in"#, options: .regularExpression).map { Int(run.output[$0].split(separator: " ")[0]) ?? 0 } ?? 0
@@ -191,7 +191,7 @@ final class ServeCommandTests: CLITestCase {
         XCTAssertFalse(run.output.contains("Socket errors"), run.output)
         // Flat memory: under 10 % (plus 4 MB of allocator slack) growth over thousands of requests after warm-up.
         XCTAssertLessThan(Double(after), Double(before) * 1.10 + 4096, "RSS \(before) kB before, \(after) kB after \(requests) requests")
-        print("wrk: \(requests) requests in 12 s, RSS \(before) kB → \(after) kB")
+        print("wrk: \(requests) requests in 15 s, RSS \(before) kB → \(after) kB")
         XCTAssertEqual(server.stop(SIGTERM), 0)
         XCTAssertTrue(server.stderr.contains("stopped after"), server.stderr)
     }
