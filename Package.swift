@@ -14,12 +14,15 @@ let package = Package(
         .library(name: "Wayfinder", targets: ["Wayfinder"]),
         .library(name: "Batch", targets: ["Batch"]),
         .library(name: "Transit", targets: ["Transit"]),
+        .library(name: "Server", targets: ["Server"]),
     ],
     targets: [
         // Thin shims over Debian's C libraries (libexpat1-dev, zlib1g-dev, libbz2-dev).
         .systemLibrary(name: "CExpat", path: "Sources/CExpat"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CBZip2", path: "Sources/CBZip2"),
+        // GNU libmicrohttpd (libmicrohttpd-dev), for the HTTP server.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
 
         // Reading OSM XML: decompression streams, the expat reader, plain element values.
         .target(name: "OSM", dependencies: ["CExpat", "CZlib", "CBZip2"], swiftSettings: hotPathSettings),
@@ -33,8 +36,10 @@ let package = Package(
         .target(name: "Wayfinder", dependencies: ["Routing", "Graph", "Transit"]),
         // Batch routing of job files: job parsing (CSV, NDJSON), the ordered multi-threaded runner, resume, shards.
         .target(name: "Batch", dependencies: ["Wayfinder", "Routing", "Graph"]),
+        // The HTTP server: libmicrohttpd plumbing, OSRM-compatible endpoints, roads by bounding box, the offline map page.
+        .target(name: "Server", dependencies: ["CMicroHTTPD", "Wayfinder", "Routing", "Graph"]),
         // The command-line tool.
-        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch", "Transit"]),
+        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch", "Transit", "Server"]),
 
         // Benchmark helper: raw libexpat throughput over the same input (the baseline of Tools/bench-import).
         .executableTarget(name: "expat-baseline", dependencies: ["OSM", "CExpat"], path: "Tools/ExpatBaseline"),
@@ -52,5 +57,6 @@ let package = Package(
         .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph", "Transit"]),
         .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Wayfinder", "Routing", "Graph", "OSM"]),
     ]
 )

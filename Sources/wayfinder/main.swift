@@ -16,6 +16,7 @@ commands:
   trip --graph G STOP STOP…   visit the stops after the first in the quickest order (--roundtrip, --end-fixed)
   batch --graph G --input JOBS --output OUT  route a file of jobs (NDJSON or CSV) on all cores, rows in input order
   merge --input JOBS OUT… -o MERGED  join the outputs of batch --shard runs in input order
+  serve --graph G [--port 5000]  HTTP API (OSRM-compatible route, table, trip, nearest) and an offline map page
   demo                      import the bundled samples and show what they hold
 
 `wayfinder COMMAND --help` shows a command's options. Exit codes: 0 ok, 1 failure, 2 bad usage,
@@ -36,6 +37,7 @@ do {
     case "trip": try TripCommand.run(arguments)
     case "batch": try BatchCommand.run(arguments)
     case "merge": try MergeCommand.run(arguments)
+    case "serve": try ServeCommand.run(arguments)
     case "demo": try DemoCommand.run(arguments)
     case "help", "-h", "--help": print(overview)
     case "--version", "version": print(wayfinderVersion)

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Where and how the HTTP server listens, and the limits it puts on connections.
+public struct HTTPServerConfiguration: Sendable {
+    /// IPv4 address to bind ("127.0.0.1" by default: loopback only; "0.0.0.0" for every interface).
+    public var host: String = "127.0.0.1"
+    /// TCP port; 0 picks a free one (read it back from `HTTPServer.port`).
+    public var port: UInt16 = 5000
+    /// Worker threads of libmicrohttpd's thread pool, each polling its own connections and running handlers.
+    public var threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Longest request target (path and query) accepted, bytes; longer ones get 414.
+    public var maximumURLBytes: Int = 64 * 1024
+    /// Largest request body accepted, bytes; the API reads none, so bodies get 405 and larger ones 413.
+    public var maximumBodyBytes: Int = 64 * 1024
+    /// Seconds an idle connection is kept before libmicrohttpd closes it.
+    public var connectionTimeout: Int = 30
+    /// How long a graceful stop waits for requests in flight to finish, seconds.
+    public var shutdownGrace: Double = 30
+
+    /// A configuration with the given address and threads (nil: all cores) and the default limits.
+    public init(host: String = "127.0.0.1", port: UInt16 = 5000, threads: Int? = nil) {
+        self.host = host; self.port = port
+        if let threads { self.threads = max(1, threads) }
+    }
+}
+
+/// Why the HTTP server could not start.
+public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
+    case invalidHost(String)
+    case cannotListen(host: String, port: UInt16)
+
+    public var description: String {
+        switch self {
+        case let .invalidHost(host):
+            return "'\(host)' is not an IPv4 address (use 127.0.0.1 for loopback or 0.0.0.0 for every interface)"
+        case let .cannotListen(host, port):
+            return "cannot listen on \(host):\(port): the port may be in use (try another --port) or need privileges"
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Graph
+
+/// `/health` and `/info`: liveness, and the graph's metadata (bounds, counts, profiles, limits) for clients and the map.
+enum InfoEndpoint {
+    static func health() -> JSONValue { .object([("code", .string("Ok")), ("status", .string("ok"))]) }
+
+    static func info(graph: RoadGraph, engines: [String: ProfileEngine], limits: ServiceLimits) -> JSONValue {
+        let s = graph.metadata.statistics
+        let degrees = { (v: Int32) in JSONValue.rounded(Double(v) * 1e-7, 7) }
+        let profiles: [JSONValue] = graph.profiles.map { p in
+            let aliases = OSRMRequest.profileAliases.filter { $0.value == p.profile.name }.keys.sorted()
+            return .object([("name", .string(p.profile.name)), ("urlNames", .array(aliases.map { .string($0) })),
+                            ("served", .bool(engines[p.profile.name] != nil)), ("landmarks", .int(p.landmarkCount))])
+        }
+        return .object([
+            ("code", .string("Ok")),
+            ("version", .string(wayfinderVersion)),
+            ("generator", .string(graph.metadata.generator)),
+            ("graph", .string(URL(fileURLWithPath: graph.file.path).lastPathComponent)),
+            ("fileBytes", .int(graph.file.size)),
+            ("bounds", .array([degrees(s.minLongitude), degrees(s.minLatitude), degrees(s.maxLongitude), degrees(s.maxLatitude)])),
+            ("nodes", .int(graph.nodeCount)),
+            ("edges", .int(graph.edgeCount)),
+            ("profiles", .array(profiles)),
+            ("services", .array(["route", "table", "trip", "nearest"].map { .string($0) })),
+            ("limits", .object([
+                ("routeCoordinates", .int(limits.maximumRouteCoordinates)), ("tableCells", .int(limits.maximumTableCells)),
+                ("tripCoordinates", .int(limits.maximumTripCoordinates)), ("nearestResults", .int(limits.maximumNearestResults)),
+                ("alternatives", .int(limits.maximumAlternatives)), ("defaultRadius", .number(limits.defaultRadius)),
+                ("maximumRadius", .number(limits.maximumRadius)), ("requestSeconds", .number(limits.requestTimeLimit)),
+            ])),
+        ])
+    }
+}

@@ -1,0 +1,78 @@
+/// The offline map page served at `/`: HTML, CSS and JavaScript embedded in the binary (no CDN, no tile server).
+/// The page draws the graph's roads from `/roads` and routes with `/route/v1`.
+public enum MapPage {
+    /// `/`: the page.
+    public static let html = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(MapPageHTML.text.utf8),
+                                          headers: [("Cache-Control", "no-cache")])
+    /// `/map.css`.
+    public static let style = HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", body: Array(MapPageStyle.text.utf8),
+                                           headers: [("Cache-Control", "no-cache")])
+    /// `/map.js`.
+    public static let script = HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(MapPageScript.text.utf8),
+                                            headers: [("Cache-Control", "no-cache")])
+}
+
+/// The page's HTML.
+enum MapPageHTML {
+    static let text = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Wayfinder map</title>
+<link rel="stylesheet" href="/map.css">
+</head>
+<body>
+<div id="map" aria-label="map: click or long-press to drop a pin, drag to pan, wheel to zoom">
+  <canvas id="roads"></canvas>
+  <canvas id="overlay"></canvas>
+  <div id="pins"></div>
+</div>
+<div id="toolbar">
+  <label>Mode <select id="mode"><option value="car">Car</option><option value="walk">Walk</option></select></label>
+  <button id="lines" type="button">Lines</button>
+  <button id="routes" type="button">Routes</button>
+  <button id="clear" type="button">Clear</button>
+  <span id="status" role="status"></span>
+</div>
+<div id="zoom">
+  <button id="zoom-in" type="button" aria-label="zoom in">+</button>
+  <button id="zoom-out" type="button" aria-label="zoom out">−</button>
+</div>
+<div id="attribution">Map data © OpenStreetMap contributors (ODbL) · Wayfinder</div>
+<script src="/map.js"></script>
+</body>
+</html>
+"""#
+}
+
+/// The page's style sheet.
+enum MapPageStyle {
+    static let text = #"""
+html, body { margin: 0; height: 100%; overflow: hidden; font: 14px/1.3 system-ui, sans-serif; background: #f2efe9; }
+#map { position: absolute; inset: 0; cursor: grab; touch-action: none; user-select: none; }
+#map.panning { cursor: grabbing; }
+#map canvas { position: absolute; inset: 0; width: 100%; height: 100%; }
+#pins { position: absolute; inset: 0; pointer-events: none; }
+#toolbar { position: absolute; top: 10px; left: 10px; background: #fff; padding: 6px 8px; border-radius: 8px;
+           box-shadow: 0 1px 4px rgba(0,0,0,.3); display: flex; gap: 6px; align-items: center; }
+#toolbar button, #zoom button { font: inherit; padding: 4px 10px; border: 1px solid #bbb; border-radius: 6px; background: #fafafa; cursor: pointer; }
+#toolbar button:hover, #zoom button:hover { background: #e8f0fe; }
+#status { color: #555; margin-left: 4px; }
+#status.error { color: #b00020; }
+#zoom { position: absolute; right: 10px; top: 10px; display: flex; flex-direction: column; gap: 4px; }
+#attribution { position: absolute; right: 4px; bottom: 2px; font-size: 11px; color: #555; background: rgba(255,255,255,.7); padding: 1px 4px; }
+.pin { position: absolute; width: 0; height: 0; pointer-events: none; }
+.pin .marker { position: absolute; left: -11px; top: -30px; width: 22px; height: 22px; border-radius: 50% 50% 50% 0;
+               background: #d93025; transform: rotate(-45deg); box-shadow: 0 1px 3px rgba(0,0,0,.4); }
+.pin .marker::after { content: ""; position: absolute; left: 7px; top: 7px; width: 8px; height: 8px; border-radius: 50%; background: #fff; }
+.pin.dropping .marker { animation: drop .35s cubic-bezier(.3,1.4,.6,1); }
+@keyframes drop { from { transform: translateY(-40px) rotate(-45deg); opacity: 0; } to { transform: translateY(0) rotate(-45deg); opacity: 1; } }
+.pin .callout { position: absolute; left: 0; bottom: 34px; transform: translateX(-50%); background: #fff; border-radius: 6px;
+                padding: 3px 6px; box-shadow: 0 1px 4px rgba(0,0,0,.35); white-space: nowrap; pointer-events: auto; }
+.pin .callout input { font: inherit; font-weight: 600; border: none; width: 7em; padding: 0; background: transparent; }
+.pin .callout input:focus { outline: 1px solid #1a73e8; }
+.pin .eta { display: block; color: #1a73e8; font-size: 12px; }
+"""#
+}

@@ -1,0 +1,274 @@
+/// The page's JavaScript: a Web Mercator canvas map of `/roads` vectors with pins, straight lines and routes.
+enum MapPageScript {
+    static let text = #"""
+"use strict";
+(() => {
+  const TILE = 256, PAD = 60;
+  const map = document.getElementById("map"), roadsCanvas = document.getElementById("roads"),
+        overlayCanvas = document.getElementById("overlay"), pinsLayer = document.getElementById("pins"),
+        statusLine = document.getElementById("status"), modeSelect = document.getElementById("mode");
+  const view = { lon: 0, lat: 0, zoom: 2, width: 0, height: 0 };
+  const state = { pins: [], overlay: null, roads: null, roadsKey: "", requestSerial: 0, busy: false };
+  const tierStyle = [["#e8a33d", 4], ["#f6d365", 3], ["#ffffff", 2], ["#d8d2c8", 1]];
+  const tierCasing = ["#b5762a", "#c8a64a", "#cfc8bc", null];
+
+  // Web Mercator: degrees to world pixels at zoom z, and back.
+  const worldX = (lon, z) => (lon + 180) / 360 * TILE * 2 ** z;
+  const worldY = (lat, z) => { const s = Math.sin(lat * Math.PI / 180);
+    return (0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * TILE * 2 ** z; };
+  const lonOf = (x, z) => x / (TILE * 2 ** z) * 360 - 180;
+  const latOf = (y, z) => { const n = Math.PI - 2 * Math.PI * y / (TILE * 2 ** z); return 180 / Math.PI * Math.atan(Math.sinh(n)); };
+  const toScreen = (lon, lat) => [worldX(lon, view.zoom) - worldX(view.lon, view.zoom) + view.width / 2,
+                                  worldY(lat, view.zoom) - worldY(view.lat, view.zoom) + view.height / 2];
+  const toLonLat = (x, y) => [lonOf(worldX(view.lon, view.zoom) + x - view.width / 2, view.zoom),
+                              latOf(worldY(view.lat, view.zoom) + y - view.height / 2, view.zoom)];
+
+  function decodePolyline(text, precision) {
+    const factor = 10 ** precision, points = [];
+    let index = 0, lat = 0, lon = 0;
+    while (index < text.length) {
+      for (const which of [0, 1]) {
+        let result = 0, shift = 0, byte;
+        do { byte = text.charCodeAt(index++) - 63; result |= (byte & 0x1f) << shift; shift += 5; } while (byte >= 0x20);
+        const delta = result & 1 ? ~(result >> 1) : result >> 1;
+        if (which === 0) lat += delta; else lon += delta;
+      }
+      points.push([lon / factor, lat / factor]);
+    }
+    return points;
+  }
+
+  function resize() {
+    const ratio = window.devicePixelRatio || 1;
+    view.width = map.clientWidth; view.height = map.clientHeight;
+    for (const c of [roadsCanvas, overlayCanvas]) {
+      c.width = Math.round(view.width * ratio); c.height = Math.round(view.height * ratio);
+      c.getContext("2d").setTransform(ratio, 0, 0, ratio, 0, 0);
+    }
+    redraw(); loadRoads();
+  }
+
+  function visibleBox() {
+    const [w, n] = toLonLat(0, 0), [e, s] = toLonLat(view.width, view.height);
+    return [Math.max(-180, w), Math.max(-85, s), Math.min(180, e), Math.min(85, n)];
+  }
+
+  let roadsTimer = null;
+  function loadRoads() {
+    clearTimeout(roadsTimer);
+    roadsTimer = setTimeout(async () => {
+      const box = visibleBox(), zoom = Math.round(view.zoom);
+      const key = box.map(v => v.toFixed(5)).join(",") + "@" + zoom;
+      if (key === state.roadsKey) return;
+      const serial = ++state.requestSerial;
+      try {
+        const answer = await (await fetch(`/roads?bbox=${box.map(v => v.toFixed(6)).join(",")}&zoom=${zoom}`)).json();
+        if (serial !== state.requestSerial || answer.code !== "Ok") return;
+        state.roadsKey = key;
+        state.roads = answer.roads.map(([tier, line]) => ({ tier, points: decodePolyline(line, 5) }));
+        drawRoads();
+      } catch (error) { setStatus("roads could not be loaded: " + error, true); }
+    }, 120);
+  }
+
+  function drawRoads() {
+    const g = roadsCanvas.getContext("2d");
+    g.clearRect(0, 0, view.width, view.height);
+    if (!state.roads) return;
+    g.lineCap = "round"; g.lineJoin = "round";
+    const thin = view.zoom < 12 ? 0.6 : view.zoom < 14 ? 0.8 : 1;   // thinner lines when zoomed out
+    for (const casing of [true, false]) {
+      for (let tier = 3; tier >= 0; tier--) {
+        const [colour, width] = tierStyle[tier];
+        if (casing && !tierCasing[tier]) continue;
+        g.strokeStyle = casing ? tierCasing[tier] : colour;
+        g.lineWidth = (casing ? width + 2 : width) * thin;
+        g.beginPath();
+        for (const road of state.roads) {
+          if (road.tier !== tier) continue;
+          road.points.forEach(([lon, lat], i) => { const [x, y] = toScreen(lon, lat); if (i) g.lineTo(x, y); else g.moveTo(x, y); });
+        }
+        g.stroke();
+      }
+    }
+  }
+
+  function drawOverlay() {
+    const g = overlayCanvas.getContext("2d");
+    g.clearRect(0, 0, view.width, view.height);
+    const o = state.overlay;
+    if (!o) return;
+    g.lineCap = "round"; g.lineJoin = "round";
+    g.setLineDash(o.kind === "lines" ? [10, 8] : []);
+    for (const [colour, width] of o.kind === "lines" ? [["#555", 3]] : [["#0b3d91", 8], ["#1a73e8", 5]]) {
+      g.strokeStyle = colour; g.lineWidth = width; g.beginPath();
+      o.points.forEach(([lon, lat], i) => { const [x, y] = toScreen(lon, lat); if (i) g.lineTo(x, y); else g.moveTo(x, y); });
+      g.stroke();
+    }
+    g.setLineDash([]);
+  }
+
+  function placePins() {
+    for (const pin of state.pins) {
+      const [x, y] = toScreen(pin.lon, pin.lat);
+      pin.element.style.left = x + "px"; pin.element.style.top = y + "px";
+    }
+  }
+
+  function redraw() { drawRoads(); drawOverlay(); placePins(); }
+
+  function setStatus(text, error = false) { statusLine.textContent = text; statusLine.classList.toggle("error", error); }
+
+  function formatDuration(seconds) {
+    const s = Math.round(seconds);
+    if (s < 60) return `${s} s`;
+    const h = Math.floor(s / 3600), m = Math.floor(s % 3600 / 60);
+    return h ? `${h} h ${m} min` : `${m} min ${s % 60} s`;
+  }
+  const formatDistance = metres => metres < 1000 ? `${Math.round(metres)} m` : `${(metres / 1000).toFixed(1)} km`;
+
+  function dropPin(lon, lat) {
+    const element = document.createElement("div");
+    element.className = "pin dropping";
+    const number = state.pins.length + 1;
+    element.innerHTML = `<div class="marker"></div><div class="callout"><input class="title" aria-label="pin title"><span class="eta"></span></div>`;
+    const pin = { lon, lat, title: `Pin ${number}`, element };
+    const input = element.querySelector("input");
+    input.value = pin.title;
+    input.addEventListener("input", () => { pin.title = input.value; });
+    for (const type of ["pointerdown", "click", "dblclick", "wheel"]) input.addEventListener(type, e => e.stopPropagation());
+    element.querySelector(".marker").addEventListener("animationend", () => element.classList.remove("dropping"));
+    pinsLayer.appendChild(element);
+    state.pins.push(pin);
+    placePins();
+    setStatus(`${state.pins.length} pin${state.pins.length === 1 ? "" : "s"}`);
+  }
+
+  function setETA(pin, text) { pin.element.querySelector(".eta").textContent = text; }
+
+  // After each action: fit the pins and the drawn line with padding.
+  function fit(points) {
+    if (!points.length) return;
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (const [lon, lat] of points) {
+      const x = worldX(lon, 0), y = worldY(lat, 0);
+      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    }
+    const spanX = Math.max(maxX - minX, 1e-9), spanY = Math.max(maxY - minY, 1e-9);
+    // More room at the top for the toolbar and the pins' callouts.
+    const [top, right, bottom, left] = [PAD + 70, PAD, PAD / 2, PAD];
+    const zoom = Math.log2(Math.min(Math.max(50, view.width - left - right) / spanX, Math.max(50, view.height - top - bottom) / spanY));
+    view.zoom = Math.max(1, Math.min(18, zoom));
+    const scale = 2 ** view.zoom;
+    const centreX = (minX + maxX) / 2 * scale - ((left + view.width - right) / 2 - view.width / 2);
+    const centreY = (minY + maxY) / 2 * scale - ((top + view.height - bottom) / 2 - view.height / 2);
+    view.lon = lonOf(centreX, view.zoom); view.lat = latOf(centreY, view.zoom);
+    redraw(); loadRoads();
+  }
+  const fitAll = () => fit(state.pins.map(p => [p.lon, p.lat]).concat(state.overlay ? state.overlay.points : []));
+
+  function showLines() {
+    if (state.pins.length < 2) { setStatus("drop at least two pins first", true); return; }
+    state.overlay = { kind: "lines", points: state.pins.map(p => [p.lon, p.lat]) };
+    state.pins.forEach((pin, i) => {
+      if (i === 0) { setETA(pin, "start"); return; }
+      const a = state.pins[i - 1], metres = greatCircle(a, pin);
+      setETA(pin, `${formatDistance(metres)} straight`);
+    });
+    setStatus("straight lines");
+    fitAll();
+  }
+
+  function greatCircle(a, b) {
+    const r = Math.PI / 180, dLat = (b.lat - a.lat) * r, dLon = (b.lon - a.lon) * r;
+    const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(dLon / 2) ** 2;
+    return 2 * 6371008.8 * Math.asin(Math.sqrt(h));
+  }
+
+  async function showRoutes() {
+    if (state.pins.length < 2) { setStatus("drop at least two pins first", true); return; }
+    const profile = modeSelect.value === "walk" ? "walking" : "driving";
+    const coordinates = state.pins.map(p => `${p.lon.toFixed(6)},${p.lat.toFixed(6)}`).join(";");
+    setStatus("routing…");
+    state.busy = true;
+    try {
+      const answer = await (await fetch(`/route/v1/${profile}/${coordinates}?overview=full&geometries=geojson`)).json();
+      if (answer.code !== "Ok") { setStatus(`${answer.code}: ${answer.message}`, true); return; }
+      const route = answer.routes[0];
+      state.overlay = { kind: "route", points: route.geometry.coordinates };
+      state.pins.forEach((pin, i) => setETA(pin, i === 0 ? "start" : `ETA +${formatDuration(route.legs[i - 1].duration)}`));
+      setStatus(`${formatDistance(route.distance)}, ${formatDuration(route.duration)} by ${modeSelect.value}`);
+      fitAll();
+    } catch (error) {
+      setStatus("routing failed: " + error, true);
+    } finally { state.busy = false; }
+  }
+
+  function clearAll() {
+    state.pins.forEach(p => p.element.remove());
+    state.pins = []; state.overlay = null;
+    drawOverlay(); setStatus("cleared");
+  }
+
+  // Pointer: drag pans; a click, or a long press without moving, drops a pin.
+  let press = null;
+  map.addEventListener("pointerdown", e => {
+    if (e.button !== 0) return;
+    map.setPointerCapture(e.pointerId);
+    press = { x: e.clientX, y: e.clientY, lon: view.lon, lat: view.lat, moved: false, dropped: false,
+              timer: setTimeout(() => { if (press && !press.moved) { press.dropped = true; dropPin(...toLonLat(press.x, press.y)); } }, 550) };
+  });
+  map.addEventListener("pointermove", e => {
+    if (!press) return;
+    const dx = e.clientX - press.x, dy = e.clientY - press.y;
+    if (!press.moved && Math.hypot(dx, dy) < 5) return;
+    press.moved = true; clearTimeout(press.timer); map.classList.add("panning");
+    view.lon = lonOf(worldX(press.lon, view.zoom) - dx, view.zoom);
+    view.lat = latOf(worldY(press.lat, view.zoom) - dy, view.zoom);
+    redraw();
+  });
+  map.addEventListener("pointerup", e => {
+    if (!press) return;
+    clearTimeout(press.timer); map.classList.remove("panning");
+    if (!press.moved && !press.dropped) dropPin(...toLonLat(press.x, press.y));
+    if (press.moved) loadRoads();
+    press = null;
+  });
+  map.addEventListener("pointercancel", () => { if (press) clearTimeout(press.timer); press = null; map.classList.remove("panning"); });
+
+  function zoomAbout(x, y, delta) {
+    const [lon, lat] = toLonLat(x, y);
+    view.zoom = Math.max(1, Math.min(19, view.zoom + delta));
+    // Keep the point under the cursor where it was.
+    view.lon = lonOf(worldX(lon, view.zoom) - (x - view.width / 2), view.zoom);
+    view.lat = latOf(worldY(lat, view.zoom) - (y - view.height / 2), view.zoom);
+    redraw(); loadRoads();
+  }
+  map.addEventListener("wheel", e => { e.preventDefault(); zoomAbout(e.clientX, e.clientY, -Math.sign(e.deltaY) * 0.5); }, { passive: false });
+  document.getElementById("zoom-in").addEventListener("click", () => zoomAbout(view.width / 2, view.height / 2, 1));
+  document.getElementById("zoom-out").addEventListener("click", () => zoomAbout(view.width / 2, view.height / 2, -1));
+  document.getElementById("lines").addEventListener("click", showLines);
+  document.getElementById("routes").addEventListener("click", showRoutes);
+  document.getElementById("clear").addEventListener("click", clearAll);
+  window.addEventListener("resize", resize);
+
+  // For scripts and tests: the view, and where a coordinate is on screen.
+  window.wayfinderMap = {
+    view, state,
+    screenPoint: (lon, lat) => toScreen(lon, lat),
+    pins: () => state.pins.map(p => ({ lon: p.lon, lat: p.lat, title: p.title, eta: p.element.querySelector(".eta").textContent })),
+  };
+
+  (async () => {
+    resize();
+    try {
+      const info = await (await fetch("/info")).json();
+      const [w, s, e, n] = info.bounds;
+      fit([[w, s], [e, n]]);
+      setStatus("click or long-press to drop pins");
+      document.body.dataset.ready = "true";
+    } catch (error) { setStatus("the server did not answer /info: " + error, true); }
+  })();
+})();
+"""#
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Graph
+import Wayfinder
+
+/// Writes routes, legs, steps and waypoints in OSRM v1's JSON shape, with the request's output options.
+public struct OSRMResponseEncoder: Sendable {
+    /// `geometries`: `polyline` (precision 5), `polyline6` or `geojson`.
+    public var geometries = "polyline"
+    /// `overview`: `full`, `simplified` or `false` (no route geometry).
+    public var overview = "simplified"
+    public var steps = false
+    /// Which per-segment annotations to write (`duration`, `distance`, `speed`, `weight`); empty for none.
+    public var annotations: [String] = []
+    /// OSRM's mode name for steps ("driving", "walking").
+    public var mode = "driving"
+    public let graph: RoadGraph
+
+    /// An encoder with OSRM's default options.
+    public init(graph: RoadGraph) { self.graph = graph }
+
+    /// Reads `geometries`, `overview`, `steps` and `annotations` from a request.
+    public init(graph: RoadGraph, request: OSRMRequest, mode: String) throws(OSRMError) {
+        self.graph = graph
+        self.mode = mode
+        geometries = try request.choice("geometries", ["polyline", "polyline6", "geojson"], default: "polyline")
+        overview = try request.choice("overview", ["full", "simplified", "false"], default: "simplified")
+        steps = try request.bool("steps", default: false)
+        annotations = try Self.parseAnnotations(request.options["annotations"])
+    }
+
+    static let annotationNames = ["duration", "distance", "speed", "weight"]
+
+    static func parseAnnotations(_ text: String?) throws(OSRMError) -> [String] {
+        guard let text, text != "false" else { return [] }
+        if text == "true" { return annotationNames }
+        var result: [String] = []
+        for name in text.split(separator: ",").map(String.init) {
+            if name == "nodes" || name == "datasources" {
+                throw .invalidOptions("annotations=\(name) is not supported by this server (use duration, distance, speed, weight)")
+            }
+            guard annotationNames.contains(name) else {
+                throw .invalidQuery("unknown annotation '\(name)' (use true, false or a list of \(annotationNames.joined(separator: ", ")))")
+            }
+            if !result.contains(name) { result.append(name) }
+        }
+        return result
+    }
+
+    /// A line in the chosen geometry format.
+    public func geometry(_ points: [Coordinate]) -> JSONValue {
+        switch geometries {
+        case "geojson":
+            return .object([("type", .string("LineString")),
+                            ("coordinates", .array(points.map { JSONValue.location(latitude: $0.latitude, longitude: $0.longitude) }))])
+        case "polyline6": return .string(PolylineEncoder.encode(points, precision: 6))
+        default: return .string(PolylineEncoder.encode(points, precision: 5))
+        }
+    }
+
+    /// A route object: geometry (per `overview`), legs, and totals (weight is the duration).
+    public func route(_ route: Route) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        switch overview {
+        case "full": members.append(("geometry", geometry(route.polyline)))
+        case "simplified": members.append(("geometry", geometry(Self.simplifiedOverview(route.polyline, box: route.boundingBox))))
+        default: break
+        }
+        members.append(("legs", .array(route.legs.map(leg))))
+        members.append(("weight_name", .string("duration")))
+        members.append(("weight", .rounded(route.expectedTravelTime, 1)))
+        members.append(("duration", .rounded(route.expectedTravelTime, 1)))
+        members.append(("distance", .rounded(route.distance, 1)))
+        return .object(members)
+    }
+
+    /// The `simplified` overview: points within about 1/1000 of the route's extent (at least 1 m) are dropped.
+    static func simplifiedOverview(_ line: [Coordinate], box: BoundingBox) -> [Coordinate] {
+        let diagonal = Coordinate(latitude: box.minLatitude, longitude: box.minLongitude)
+            .distance(to: Coordinate(latitude: box.maxLatitude, longitude: box.maxLongitude))
+        return GeometrySimplifier.simplify(line, tolerance: max(1, diagonal / 1000))
+    }
+
+    /// A leg object: steps (when asked), summary, annotation (when asked), totals.
+    public func leg(_ leg: RouteLeg) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        members.append(("steps", .array(steps ? leg.steps.map(step) : [])))
+        members.append(("summary", .string(Self.summary(of: leg))))
+        if !annotations.isEmpty { members.append(("annotation", annotation(of: leg))) }
+        members.append(("weight", .rounded(leg.expectedTravelTime, 1)))
+        members.append(("duration", .rounded(leg.expectedTravelTime, 1)))
+        members.append(("distance", .rounded(leg.distance, 1)))
+        return .object(members)
+    }
+
+    /// OSRM's leg summary: the names of the two longest roads of the leg, in travel order.
+    static func summary(of leg: RouteLeg) -> String {
+        var lengths: [String: Double] = [:], order: [String] = []
+        for step in leg.steps {
+            let name = step.name.isEmpty ? step.ref : step.name
+            guard !name.isEmpty else { continue }
+            if lengths[name] == nil { order.append(name) }
+            lengths[name, default: 0] += step.distance
+        }
+        let top = Set(order.sorted { lengths[$0]! > lengths[$1]! }.prefix(2))
+        return order.filter { top.contains($0) }.joined(separator: ", ")
+    }
+
+    /// Per-segment figures between consecutive points of the leg's geometry.
+    func annotation(of leg: RouteLeg) -> JSONValue {
+        var durations: [Double] = [], distances: [Double] = []
+        var last: Coordinate? = nil
+        for traversal in leg.traversals {
+            let points = graph.coordinates(of: traversal)
+            var lengths: [Double] = []
+            var previous = last
+            for p in points {
+                if let q = previous, q != p { lengths.append(q.distance(to: p)) }
+                if previous != p { previous = p }
+            }
+            last = previous
+            let total = lengths.reduce(0, +)
+            for length in lengths {
+                distances.append(length)
+                durations.append(total > 0 ? traversal.duration * length / total : 0)
+            }
+        }
+        var members: [(String, JSONValue)] = []
+        for name in annotations {
+            switch name {
+            case "duration", "weight": members.append((name, .array(durations.map { .rounded($0, 1) })))
+            case "distance": members.append((name, .array(distances.map { .rounded($0, 1) })))
+            default: members.append((name, .array(zip(distances, durations).map { $1 > 0 ? .rounded($0 / $1, 1) : .int(0) })))
+            }
+        }
+        return .object(members)
+    }
+
+    /// A step object with its maneuver and one intersection at the maneuver's location.
+    public func step(_ step: RouteStep) -> JSONValue {
+        let location = JSONValue.location(latitude: step.location.latitude, longitude: step.location.longitude)
+        var maneuver: [(String, JSONValue)] = [("bearing_after", .int(step.bearingAfter)), ("bearing_before", .int(step.bearingBefore)),
+                                              ("location", location)]
+        if let modifier = step.modifier { maneuver.append(("modifier", .string(modifier.rawValue))) }
+        maneuver.append(("type", .string(step.maneuver.rawValue)))
+        if let exit = step.exit { maneuver.append(("exit", .int(exit))) }
+        maneuver.append(("instruction", .string(step.instructions)))
+        let back = (step.bearingBefore + 180) % 360
+        let intersection: JSONValue
+        switch step.maneuver {
+        case .depart:
+            intersection = .object([("out", .int(0)), ("entry", .array([.bool(true)])), ("bearings", .array([.int(step.bearingAfter)])), ("location", location)])
+        case .arrive:
+            intersection = .object([("in", .int(0)), ("entry", .array([.bool(true)])), ("bearings", .array([.int(back)])), ("location", location)])
+        default:
+            intersection = .object([("out", .int(1)), ("in", .int(0)), ("entry", .array([.bool(true), .bool(true)])),
+                                    ("bearings", .array([.int(back), .int(step.bearingAfter)])), ("location", location)])
+        }
+        var members: [(String, JSONValue)] = [
+            ("geometry", geometry(step.geometry.count >= 2 ? step.geometry : [step.location, step.location])),
+            ("maneuver", .object(maneuver)), ("mode", .string(mode)), ("driving_side", .string("right")),
+            ("name", .string(step.name)),
+        ]
+        if !step.ref.isEmpty { members.append(("ref", .string(step.ref))) }
+        members += [("intersections", .array([intersection])), ("weight", .rounded(step.expectedTravelTime, 1)),
+                    ("duration", .rounded(step.expectedTravelTime, 1)), ("distance", .rounded(step.distance, 1))]
+        return .object(members)
+    }
+
+    /// A waypoint object (no `hint`: this server neither gives nor reads hints), with `extra` members appended.
+    public static func waypoint(location: Coordinate, distance: Double, name: String, extra: [(String, JSONValue)] = []) -> JSONValue {
+        .object([("distance", .rounded(distance, 1)), ("name", .string(name)),
+                 ("location", .location(latitude: location.latitude, longitude: location.longitude))] + extra)
+    }
+
+    /// The waypoint of a snapped location.
+    public static func waypoint(_ snapped: SnappedLocation, extra: [(String, JSONValue)] = []) -> JSONValue {
+        waypoint(location: snapped.location, distance: snapped.distance, name: snapped.name.isEmpty ? snapped.ref : snapped.name, extra: extra)
+    }
+}

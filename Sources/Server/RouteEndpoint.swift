@@ -1,0 +1,49 @@
+import Foundation
+import Graph
+import Wayfinder
+
+/// `/route/v1/{profile}/{coordinates}`: the fastest route through the coordinates in order, and alternatives.
+enum RouteEndpoint {
+    static let options: Set<String> = ["alternatives", "steps", "geometries", "overview", "annotations", "radiuses",
+                                       "generate_hints", "hints", "skip_waypoints", "continue_straight"]
+
+    static func respond(_ request: OSRMRequest, engine: ProfileEngine, limits: ServiceLimits, deadline: RequestDeadline) throws(OSRMError) -> JSONValue {
+        try request.requireOnly(options)
+        guard request.coordinates.count >= 2 else { throw .invalidQuery("a route needs at least two coordinates, got \(request.coordinates.count)") }
+        guard request.coordinates.count <= limits.maximumRouteCoordinates else {
+            throw .tooBig("a route may have at most \(limits.maximumRouteCoordinates) coordinates, got \(request.coordinates.count)")
+        }
+        let alternatives = try alternativeCount(request.options["alternatives"], limits: limits)
+        let encoder = try OSRMResponseEncoder(graph: engine.graph, request: request, mode: engine.mode)
+        _ = try request.bool("generate_hints", default: true)
+        let skipWaypoints = try request.bool("skip_waypoints", default: false)
+        _ = try request.choice("continue_straight", ["default"], default: "default")
+        let radiuses = try request.radiuses(limits: limits)
+        // Snap first with each coordinate's own radius, so a too-distant one is named; the router snaps the same way.
+        _ = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
+        try deadline.check()
+        let found: (routes: [Route], waypoints: [Waypoint])
+        do {
+            let options = RouteOptions(maxSnappingDistance: radiuses?.max() ?? limits.defaultRadius, alternatives: alternatives)
+            found = try engine.router.routes(through: request.coordinates, options: options)
+        } catch { throw OSRMError(error) }
+        try deadline.check()
+        var members: [(String, JSONValue)] = [("code", .string("Ok")), ("routes", .array(found.routes.map(encoder.route)))]
+        if !skipWaypoints {
+            members.append(("waypoints", .array(found.waypoints.map {
+                OSRMResponseEncoder.waypoint(location: $0.location, distance: $0.snappingDistance, name: $0.name)
+            })))
+        }
+        return .object(members)
+    }
+
+    /// `alternatives`: `true` (up to 1, as OSRM), `false`, or a number up to the limit.
+    static func alternativeCount(_ text: String?, limits: ServiceLimits) throws(OSRMError) -> Int {
+        guard let text else { return 0 }
+        if text == "false" { return 0 }
+        if text == "true" { return 1 }
+        guard let n = Int(text), n >= 0 else { throw .invalidQuery("alternatives must be true, false or a number, got '\(text)'") }
+        guard n <= limits.maximumAlternatives else { throw .tooBig("at most \(limits.maximumAlternatives) alternatives, asked for \(n)") }
+        return n
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Limits on what one API request may ask for; over them a request gets `TooBig` (or `Timeout`).
+public struct ServiceLimits: Sendable {
+    /// Most coordinates of a route request.
+    public var maximumRouteCoordinates = 500
+    /// Most cells (sources × destinations) of a table request.
+    public var maximumTableCells = 10_000
+    /// Most coordinates of a trip request.
+    public var maximumTripCoordinates = 100
+    /// Most results of a nearest request.
+    public var maximumNearestResults = 100
+    /// Most alternative routes asked for.
+    public var maximumAlternatives = 3
+    /// Default snapping radius, metres (a request's `radiuses` may ask for less or more, up to `maximumRadius`).
+    public var defaultRadius = 1000.0
+    /// Largest snapping radius a request may ask for (`unlimited` means this), metres.
+    public var maximumRadius = 10_000.0
+    /// Most road edges one `/roads` answer holds.
+    public var maximumRoadEdges = 60_000
+    /// Seconds a request may compute before it is answered with `Timeout` (checked between searches).
+    public var requestTimeLimit = 10.0
+
+    public init() {}
+}
+
+/// The moment a request must be done by; work checks it between searches.
+public struct RequestDeadline: Sendable {
+    public let start: Date
+    public let limit: Double
+
+    public init(limit: Double, start: Date = Date()) { self.start = start; self.limit = limit }
+
+    /// Throws `Timeout` when the request has run longer than its limit.
+    public func check() throws(OSRMError) {
+        if Date().timeIntervalSince(start) > limit {
+            throw .timedOut("the request took longer than the \(Self.format(limit)) s limit; ask for fewer coordinates")
+        }
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Graph
+import Wayfinder
+
+/// `/table/v1/{profile}/{coordinates}`: durations and distances between sources and destinations.
+enum TableEndpoint {
+    static let options: Set<String> = ["sources", "destinations", "annotations", "radiuses", "generate_hints", "hints", "skip_waypoints"]
+
+    static func respond(_ request: OSRMRequest, engine: ProfileEngine, limits: ServiceLimits, deadline: RequestDeadline) throws(OSRMError) -> JSONValue {
+        try request.requireOnly(options)
+        let sources = try request.indices("sources"), destinations = try request.indices("destinations")
+        guard !sources.isEmpty, !destinations.isEmpty else { throw .invalidQuery("a table needs at least one source and one destination") }
+        guard sources.count * destinations.count <= limits.maximumTableCells else {
+            throw .tooBig("a table may have at most \(limits.maximumTableCells) cells, asked for \(sources.count) × \(destinations.count)")
+        }
+        let annotations = try parseAnnotations(request.options["annotations"])
+        _ = try request.bool("generate_hints", default: true)
+        let skipWaypoints = try request.bool("skip_waypoints", default: false)
+        let radiuses = try request.radiuses(limits: limits)
+        let snapped = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
+        let graph = engine.graph
+        let matrix = try TableSource.matrix(from: sources.map { SearchEndpoint(snapped[$0], in: graph) },
+                                            to: destinations.map { SearchEndpoint(snapped[$0], in: graph) },
+                                            engine: engine, deadline: deadline)
+        func rows(_ values: [[Double?]]) -> JSONValue {
+            .array(values.map { row in .array(row.map { $0.map { JSONValue.rounded($0, 1) } ?? .null }) })
+        }
+        var members: [(String, JSONValue)] = [("code", .string("Ok"))]
+        if annotations.contains("duration") { members.append(("durations", rows(matrix.durations))) }
+        if annotations.contains("distance") { members.append(("distances", rows(matrix.distances))) }
+        if !skipWaypoints {
+            members.append(("sources", .array(sources.map { OSRMResponseEncoder.waypoint(snapped[$0]) })))
+            members.append(("destinations", .array(destinations.map { OSRMResponseEncoder.waypoint(snapped[$0]) })))
+        }
+        return .object(members)
+    }
+
+    /// `annotations`: `duration` (default), `distance`, or both separated by a comma.
+    static func parseAnnotations(_ text: String?) throws(OSRMError) -> Set<String> {
+        guard let text else { return ["duration"] }
+        let names = Set(text.split(separator: ",").map(String.init))
+        guard !names.isEmpty, names.isSubset(of: ["duration", "distance"]) else {
+            throw .invalidQuery("table annotations must be duration, distance or duration,distance, got '\(text)'")
+        }
+        return names
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Routing
+
+/// Durations (s) and distances (m) from each source to each destination; nil where no route connects them.
+public struct TravelMatrix: Sendable, Equatable {
+    public var durations: [[Double?]]
+    public var distances: [[Double?]]
+    public init(durations: [[Double?]], distances: [[Double?]]) { self.durations = durations; self.distances = distances }
+}
+
+/// Where `/table` (and `/trip`'s ordering) get their travel times from: the router's many-to-many matrix
+/// (bucket-based over the contraction hierarchy; one Dijkstra per source for a graph imported with `--no-ch`).
+public enum TableSource {
+    /// The travel matrix from `sources` to `destinations` on `engine`'s profile; throws `Timeout` past the deadline.
+    public static func matrix(from sources: [SearchEndpoint], to destinations: [SearchEndpoint], engine: ProfileEngine,
+                              deadline: RequestDeadline) throws(OSRMError) -> TravelMatrix {
+        try deadline.check()
+        let matrix = engine.router.matrix(from: sources, to: destinations)
+        try deadline.check()
+        let rows = 0..<sources.count, columns = 0..<destinations.count
+        return TravelMatrix(durations: rows.map { i in columns.map { matrix.duration(i, $0) } },
+                            distances: rows.map { i in columns.map { matrix.distance(i, $0) } })
+    }
+}

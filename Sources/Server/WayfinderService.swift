@@ -1,0 +1,61 @@
+import Foundation
+import Graph
+import Wayfinder
+
+/// The HTTP API over one graph: the map page and its assets, `/health`, `/info`, `/roads`, and OSRM's route, table,
+/// trip and nearest services. Thread-safe: one instance answers every worker thread.
+public final class WayfinderService: HTTPHandler, @unchecked Sendable {
+    public let graph: RoadGraph
+    public let limits: ServiceLimits
+    /// The served profiles by graph profile name ("car", "foot").
+    public let engines: [String: ProfileEngine]
+
+    /// Prepares every profile of `graph` that the API serves (car and foot).
+    public init(graph: RoadGraph, limits: ServiceLimits = ServiceLimits()) throws(RoutingError) {
+        self.graph = graph
+        self.limits = limits
+        var engines: [String: ProfileEngine] = [:]
+        for name in Set(OSRMRequest.profileAliases.values) where graph.profile(named: name) != nil {
+            engines[name] = try ProfileEngine(graph: graph, profile: name)
+        }
+        self.engines = engines
+    }
+
+    /// The answer to one request: the page, JSON, or OSRM's error JSON (never a trap).
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        do { return try answer(request) } catch { return error.response }
+    }
+
+    /// The response for `request`, or the OSRM error it fails with.
+    func answer(_ request: HTTPRequest) throws(OSRMError) -> HTTPResponse {
+        switch request.path {
+        case "/", "/index.html": return MapPage.html
+        case "/map.js": return MapPage.script
+        case "/map.css": return MapPage.style
+        case "/health": return .json(InfoEndpoint.health())
+        case "/info": return .json(InfoEndpoint.info(graph: graph, engines: engines, limits: limits))
+        case "/roads": return .json(try RoadsEndpoint.respond(request, graph: graph, limits: limits))
+        default: break
+        }
+        let services: Set<String> = ["route", "table", "trip", "nearest"]
+        // Paths shaped like OSRM's (or naming one of its services) get OSRM's errors; anything else is not found.
+        let segments = request.path.split(separator: "/")
+        guard let first = segments.first, services.contains(String(first)) || segments.count == 4 else {
+            throw .notFound("nothing at \(request.path): the API has /route, /table, /trip and /nearest (v1), /roads, /info and /health")
+        }
+        let parsed = try OSRMRequest(request, services: services)
+        let profileName = OSRMRequest.profileAliases[parsed.profile]!
+        guard let engine = engines[profileName] else {
+            throw .invalidOptions("the graph has no \(profileName) profile (it has \(engines.keys.sorted().joined(separator: ", ")))")
+        }
+        let deadline = RequestDeadline(limit: limits.requestTimeLimit)
+        let body: JSONValue
+        switch parsed.service {
+        case "route": body = try RouteEndpoint.respond(parsed, engine: engine, limits: limits, deadline: deadline)
+        case "table": body = try TableEndpoint.respond(parsed, engine: engine, limits: limits, deadline: deadline)
+        case "trip": body = try TripEndpoint.respond(parsed, engine: engine, limits: limits, deadline: deadline)
+        default: body = try NearestEndpoint.respond(parsed, engine: engine, limits: limits)
+        }
+        return .json(body)
+    }
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Checks the offline map page of `wayfinder serve` in headless Chromium, driven over the DevTools protocol
+(--remote-debugging-pipe: no extra packages, no network).
+
+usage: map_page_check.py BASE_URL SCREENSHOT.png   (the server must hold the bundled Monaco sample)
+Loads the page, drops three pins with real mouse clicks, renames one, presses Lines, then Routes (car), checks the
+drawn route (blue pixels on the overlay), the ETAs against /route, that the view fits the pins, saves a screenshot;
+routes on foot; pans by dragging, zooms with the wheel, drops a pin by a long press; then presses Clear. Exits 0 on success, 1 with a message on failure, 77 when no Chromium is installed.
+"""
+import base64, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
+
+base_url, screenshot = sys.argv[1].rstrip("/"), sys.argv[2]
+browser = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)), None)
+if browser is None:
+    print("no chromium installed (apt-get install chromium)")
+    sys.exit(77)
+
+
+def fail(message):
+    print("FAILED:", message)
+    sys.exit(1)
+
+
+class DevTools:
+    """The DevTools protocol over the pipe Chromium reads on fd 3 and writes on fd 4 (NUL-separated JSON)."""
+
+    def __init__(self):
+        to_browser_read, self.to_browser = os.pipe()
+        self.from_browser, from_browser_write = os.pipe()
+
+        def plumb():
+            # os.pipe() descriptors are close-on-exec, and dup2 onto the same number keeps that: clear it explicitly.
+            for source, target in ((to_browser_read, 3), (from_browser_write, 4)):
+                if source != target:
+                    os.dup2(source, target)
+                os.set_inheritable(target, True)
+
+        self.profile = tempfile.mkdtemp(prefix="wayfinder-chromium-")
+        self.process = subprocess.Popen(
+            [browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+             "--disable-extensions", "--disable-background-networking", "--remote-debugging-pipe",
+             f"--user-data-dir={self.profile}", "--window-size=1000,700", "about:blank"],
+            preexec_fn=plumb, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser_read)
+        os.close(from_browser_write)
+        self.buffer = b""
+        self.next_id = 0
+        self.session = None
+
+    def call(self, method, params=None, session=True, timeout=20):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session and self.session:
+            message["sessionId"] = self.session
+        os.write(self.to_browser, json.dumps(message).encode() + b"\0")
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            while b"\0" in self.buffer:
+                raw, self.buffer = self.buffer.split(b"\0", 1)
+                answer = json.loads(raw)
+                if answer.get("id") == self.next_id:
+                    if "error" in answer:
+                        fail(f"{method}: {answer['error']}")
+                    return answer.get("result", {})
+            chunk = os.read(self.from_browser, 1 << 16)
+            if not chunk:
+                fail("chromium closed the pipe")
+            self.buffer += chunk
+        fail(f"{method} timed out")
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True})
+        if "exceptionDetails" in result:
+            fail(f"script error in {expression!r}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression, what, timeout=15):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.evaluate(expression):
+                return
+            time.sleep(0.1)
+        fail(f"timed out waiting for {what}")
+
+    def click(self, x, y):
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+
+    def click_button(self, element_id):
+        x, y = self.evaluate(f"(() => {{ const r = document.getElementById('{element_id}').getBoundingClientRect();"
+                             " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+        self.click(x, y)
+
+    def close(self):
+        try:
+            self.call("Browser.close", session=False, timeout=5)
+        except SystemExit:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+tools = DevTools()
+try:
+    target = tools.call("Target.createTarget", {"url": base_url + "/"}, session=False)["targetId"]
+    tools.session = tools.call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
+    tools.wait_for("document.body && document.body.dataset.ready === 'true'", "the page to load /info")
+    tools.wait_for("wayfinderMap.state.roads && wayfinderMap.state.roads.length > 50", "roads from /roads to be drawn")
+
+    stops = [(7.4270, 43.7395), (7.4197, 43.7312), (7.4150, 43.7275)]
+    for i, (lon, lat) in enumerate(stops):
+        x, y = tools.evaluate(f"wayfinderMap.screenPoint({lon}, {lat})")
+        tools.click(x, y)
+        if not tools.evaluate(f"document.querySelectorAll('.pin').length === {i + 1}"):
+            fail(f"pin {i + 1} was not dropped by a click at {x:.0f},{y:.0f}")
+        if i == 0 and not tools.evaluate("document.querySelector('.pin').classList.contains('dropping')"):
+            fail("a new pin has no drop animation")
+    pins = tools.evaluate("wayfinderMap.pins()")
+    for pin, (lon, lat) in zip(pins, stops):
+        if abs(pin["lon"] - lon) > 1e-4 or abs(pin["lat"] - lat) > 1e-4:
+            fail(f"pin at {pin['lon']},{pin['lat']} instead of {lon},{lat}")
+
+    # Rename pin 2 by typing into its callout.
+    tools.evaluate("(() => { const input = document.querySelectorAll('.pin input')[1]; input.focus(); input.select(); })()")
+    tools.call("Input.insertText", {"text": "Port Hercule"})
+    if tools.evaluate("wayfinderMap.pins()[1].title") != "Port Hercule":
+        fail("typing in a callout does not rename its pin")
+
+    tools.click_button("lines")
+    if tools.evaluate("wayfinderMap.state.overlay && wayfinderMap.state.overlay.kind") != "lines":
+        fail("Lines did not draw straight lines")
+    if "straight" not in tools.evaluate("wayfinderMap.pins()[1].eta"):
+        fail("Lines did not label the legs")
+
+    tools.click_button("routes")
+    tools.wait_for("wayfinderMap.state.overlay && wayfinderMap.state.overlay.kind === 'route' && !wayfinderMap.state.busy",
+                   "the route to be drawn")
+    route = json.load(urllib.request.urlopen(
+        f"{base_url}/route/v1/driving/" + ";".join(f"{p['lon']:.6f},{p['lat']:.6f}" for p in pins) + "?overview=false"))
+    legs = [leg["duration"] for leg in route["routes"][0]["legs"]]
+    etas = [p["eta"] for p in tools.evaluate("wayfinderMap.pins()")]
+    if etas[0] != "start":
+        fail(f"first pin's callout shows {etas[0]!r}")
+    for eta, seconds in zip(etas[1:], legs):
+        s = round(seconds)
+        expected = f"ETA +{s} s" if s < 60 else f"ETA +{s // 60} min {s % 60} s"
+        if eta != expected:
+            fail(f"callout shows {eta!r}, the server says {expected!r}")
+    blue = tools.evaluate("""(() => {
+        const c = document.getElementById('overlay'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i + 2] > 180 && d[i] < 60 && d[i + 3] > 200) n++; return n; })()""")
+    if blue < 500:
+        fail(f"only {blue} route-coloured pixels on the overlay")
+    inside = tools.evaluate("""wayfinderMap.pins().every(p => { const [x, y] = wayfinderMap.screenPoint(p.lon, p.lat);
+        return x >= 40 && y >= 100 && x <= innerWidth - 40 && y <= innerHeight - 25; })""")
+    if not inside:
+        fail("the view does not fit the pins with padding")
+    time.sleep(0.5)  # let the roads of the fitted view arrive before the picture
+    image = tools.call("Page.captureScreenshot", {"format": "png"})["data"]
+    with open(screenshot, "wb") as f:
+        f.write(base64.b64decode(image))
+
+    # Walking: the same pins routed on foot take longer.
+    tools.evaluate("(() => { const s = document.getElementById('mode'); s.value = 'walk'; s.dispatchEvent(new Event('change')); })()")
+    tools.click_button("routes")
+    tools.wait_for("document.getElementById('status').textContent.endsWith('by walk') && !wayfinderMap.state.busy",
+                   "the walking route")
+    walk_etas = [p["eta"] for p in tools.evaluate("wayfinderMap.pins()")]
+    if walk_etas == etas or not all(e.startswith("ETA +") for e in walk_etas[1:]):
+        fail(f"walking ETAs {walk_etas} against driving {etas}")
+
+    # A drag pans without dropping a pin; the wheel zooms; a long press drops exactly one pin.
+    before = tools.evaluate("[wayfinderMap.view.lon, wayfinderMap.view.lat, wayfinderMap.view.zoom]")
+    tools.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": 500, "y": 300, "button": "left", "clickCount": 1})
+    for step in range(1, 11):
+        tools.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 500 + 12 * step, "y": 300 + 6 * step, "button": "left", "buttons": 1})
+    tools.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": 620, "y": 360, "button": "left", "clickCount": 1})
+    after = tools.evaluate("[wayfinderMap.view.lon, wayfinderMap.view.lat, wayfinderMap.view.zoom]")
+    if after[0] >= before[0] or after[1] <= before[1] or tools.evaluate("document.querySelectorAll('.pin').length") != 3:
+        fail(f"dragging right and down should move the view west and north without a pin: {before} -> {after}")
+    tools.call("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": 500, "y": 300, "deltaX": 0, "deltaY": -100})
+    if tools.evaluate("wayfinderMap.view.zoom") <= after[2]:
+        fail("the wheel does not zoom in")
+    tools.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": 300, "y": 300, "button": "left", "clickCount": 1})
+    time.sleep(0.8)
+    if tools.evaluate("document.querySelectorAll('.pin').length") != 4:
+        fail("a long press does not drop a pin")
+    tools.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": 300, "y": 300, "button": "left", "clickCount": 1})
+    if tools.evaluate("document.querySelectorAll('.pin').length") != 4:
+        fail("releasing a long press drops a second pin")
+
+    tools.click_button("clear")
+    if tools.evaluate("document.querySelectorAll('.pin').length + (wayfinderMap.state.overlay ? 1 : 0)") != 0:
+        fail("Clear left pins or overlays")
+    print(f"ok: 3 pins, car ETAs {etas}, walking ETAs {walk_etas}, {blue} route pixels, screenshot {screenshot}")
+finally:
+    tools.close()

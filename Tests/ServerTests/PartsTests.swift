@@ -1,0 +1,39 @@
+import XCTest
+import Server
+import Wayfinder
+
+/// The small parts: JSON writing, line simplification, the trip order.
+final class PartsTests: XCTestCase {
+    func testJSONIsCompactOrderedAndEscaped() {
+        let value: JSONValue = .object([("b", .int(1)), ("a", .array([.number(1.5), .null, .bool(true), .rounded(2.345, 1)])),
+                                        ("s", .string("quote \" back \\ new\nline \u{1}"))])
+        XCTAssertEqual(String(decoding: value.encoded(), as: UTF8.self),
+                       #"{"b":1,"a":[1.5,null,true,2.3],"s":"quote \" back \\ new\nline \u0001"}"#)
+        XCTAssertEqual(String(decoding: JSONValue.rounded(.infinity, 1).encoded(), as: UTF8.self), "null")
+        XCTAssertEqual(String(decoding: JSONValue.location(latitude: 43.12345678, longitude: 7.1).encoded(), as: UTF8.self), "[7.1,43.123457]")
+    }
+
+    func testSimplifierKeepsEndsAndCorners() {
+        let line = [Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0.000001, longitude: 0.001),
+                    Coordinate(latitude: 0, longitude: 0.002), Coordinate(latitude: 0.001, longitude: 0.002)]
+        let simplified = GeometrySimplifier.simplify(line, tolerance: 5)
+        XCTAssertEqual(simplified, [line[0], line[2], line[3]])
+        XCTAssertEqual(GeometrySimplifier.simplify(line, tolerance: 0), line)
+    }
+
+    func testTripOrderVisitsEveryStopOnceHonouringFixedEnds() throws {
+        // Four stops on a line 0 - 2 - 1 - 3 (times are distances).
+        let position = [0.0, 2, 1, 3]
+        let durations: [[Double?]] = position.map { a in position.map { b in abs(a - b) } }
+        // The round trip 0-2-1-3-0 and its mirror 0-3-1-2-0 both take 6.
+        let round = try XCTUnwrap(TripOrder.order(durations: durations, roundtrip: true, fixedStart: false, fixedEnd: false))
+        XCTAssertTrue(round == [0, 2, 1, 3] || round == [0, 3, 1, 2], "\(round)")
+        XCTAssertEqual(TripOrder.order(durations: durations, roundtrip: false, fixedStart: true, fixedEnd: true), [0, 2, 1, 3])
+        let free = try XCTUnwrap(TripOrder.order(durations: durations, roundtrip: false, fixedStart: false, fixedEnd: true))
+        XCTAssertEqual(free.last, 3)
+        XCTAssertEqual(Set(free), [0, 1, 2, 3])
+        var cut = durations
+        cut[1][3] = nil; cut[0][3] = nil; cut[2][3] = nil
+        XCTAssertNil(TripOrder.order(durations: cut, roundtrip: true, fixedStart: false, fixedEnd: false))
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `wayfinder serve` as a separate process, talked to by real clients: curl, the routingpy Python client, headless
+/// Chromium (the map page) and wrk (load). A client missing on this machine skips its test with a message;
+/// `.ci/run` installs them all, so in CI they run.
+final class ServeCommandTests: CLITestCase {
+    /// A running `wayfinder serve`, its port read from the line it prints on standard error.
+    final class Server {
+        let process = Process()
+        let stderrURL: URL
+        private(set) var port = 0
+        var base: String { "http://127.0.0.1:\(port)" }
+
+        init(_ arguments: [String], folder: URL) throws {
+            stderrURL = folder.appendingPathComponent("serve-\(UUID().uuidString).err")
+            _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+            process.executableURL = try wayfinderExecutable()
+            process.arguments = ["serve", "--port", "0"] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: stderrURL)
+            try process.run()
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline && process.isRunning {
+                if let range = stderr.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+                    port = Int(stderr[range].dropFirst(10).dropLast())!
+                    return
+                }
+                usleep(20_000)
+            }
+            if process.isRunning { process.terminate() }
+            throw CLIError.timedOut(process.arguments ?? [])
+        }
+
+        var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+        /// Sends `signal` and waits for the exit status.
+        @discardableResult
+        func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+            guard process.isRunning else { return process.terminationStatus }
+            kill(process.processIdentifier, signal)
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        /// Resident memory of the server now, kilobytes (from /proc).
+        var residentKilobytes: Int {
+            let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        }
+    }
+
+    /// An executable on PATH, or nil.
+    func tool(_ name: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// Runs an outside program; returns status and standard output + error.
+    func external(_ path: String, _ arguments: [String], timeout: TimeInterval = 120) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let outURL = temp.appendingPathComponent("external-\(UUID().uuidString).out")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: outURL)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning { process.terminate(); throw CLIError.timedOut([path] + arguments) }
+        process.waitUntilExit()
+        return (process.terminationStatus, (try? String(contentsOf: outURL, encoding: .utf8)) ?? "")
+    }
+
+    func monacoServer(_ extra: [String] = []) throws -> Server {
+        try importMonaco(to: tmp("monaco.wfg"))
+        return try Server(["--graph", tmp("monaco.wfg")] + extra, folder: temp)
+    }
+
+    func script(_ name: String) -> String { packageRoot.appendingPathComponent("Tests/Scripts/\(name)").path }
+
+    func testCurlGetsOSRMAnswersAndErrors() throws {
+        guard let curl = tool("curl") else { throw XCTSkip("curl is not installed (apt-get install curl)") }
+        let server = try monacoServer()
+        defer { server.stop() }
+        func get(_ path: String) throws -> (status: Int, json: [String: Any]) {
+            let result = try external(curl, ["-s", "-w", "\n%{http_code}", server.base + path])
+            let lines = result.output.split(separator: "\n")
+            let json = try JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8)) as? [String: Any]
+            return (Int(lines.last ?? "") ?? 0, json ?? [:])
+        }
+        let route = try get("/route/v1/driving/7.4270,43.7395;7.4197,43.7312?steps=true")
+        XCTAssertEqual(route.status, 200)
+        XCTAssertEqual(route.json["code"] as? String, "Ok")
+        let table = try get("/table/v1/foot/7.4270,43.7395;7.4197,43.7312;7.4150,43.7275")
+        XCTAssertEqual((table.json["durations"] as? [[Double]])?.count, 3)
+        XCTAssertEqual(try get("/trip/v1/car/7.4270,43.7395;7.4197,43.7312;7.4150,43.7275").json["code"] as? String, "Ok")
+        XCTAssertEqual(try get("/nearest/v1/car/7.4270,43.7395?number=2").json["code"] as? String, "Ok")
+        XCTAssertEqual(try get("/health").json["status"] as? String, "ok")
+        let bad = try get("/route/v1/driving/7.4270,43.7395;7.4197,143.7312")
+        XCTAssertEqual(bad.status, 400)
+        XCTAssertEqual(bad.json["code"] as? String, "InvalidValue")
+        let page = try external(curl, ["-s", server.base + "/"])
+        XCTAssertTrue(page.output.contains("<script src=\"/map.js\">"))
+    }
+
+    func testLimitsFromTheCommandLine() throws {
+        guard let curl = tool("curl") else { throw XCTSkip("curl is not installed (apt-get install curl)") }
+        let server = try monacoServer(["--max-table-cells", "4", "--max-route-coordinates", "2", "--threads", "1"])
+        defer { server.stop() }
+        let stops = "7.4270,43.7395;7.4197,43.7312;7.4150,43.7275"
+        let table = try external(curl, ["-s", server.base + "/table/v1/car/\(stops)"]).output
+        XCTAssertTrue(table.contains("\"TooBig\"") && table.contains("4 cells"), table)
+        XCTAssertTrue(try external(curl, ["-s", server.base + "/table/v1/car/\(stops)?sources=0;1&destinations=1;2"]).output.contains("\"Ok\""))
+        let route = try external(curl, ["-s", server.base + "/route/v1/car/\(stops)"]).output
+        XCTAssertTrue(route.contains("\"TooBig\""), route)
+        let info = try external(curl, ["-s", server.base + "/info"]).output
+        XCTAssertTrue(info.contains("\"tableCells\":4"), info)
+    }
+
+    func testRoutingpyClientGetsRoutesAndMatrices() throws {
+        guard let python = tool("python3") else { throw XCTSkip("python3 is not installed; .ci/run installs it with routingpy") }
+        let server = try monacoServer()
+        defer { server.stop() }
+        let result = try external(python, [script("routingpy_client.py"), server.base])
+        if result.status == 77 { throw XCTSkip("routingpy is not installed (pip install routingpy; .ci/run does): \(result.output)") }
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.hasPrefix("ok:"), result.output)
+    }
+
+    func testMapPageInHeadlessChromium() throws {
+        guard let python = tool("python3") else { throw XCTSkip("python3 is not installed") }
+        guard tool("chromium") != nil || tool("chromium-browser") != nil else {
+            throw XCTSkip("chromium is not installed (apt-get install chromium; .ci/run does)")
+        }
+        let server = try monacoServer()
+        defer { server.stop() }
+        // The screenshot is kept in the build folder for people to look at.
+        let screenshot = packageRoot.appendingPathComponent(".build/map-page.png").path
+        let result = try external(python, [script("map_page_check.py"), server.base, screenshot], timeout: 180)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot))
+    }
+
+    func testLoadWithWrkHasNoFailuresAndFlatMemory() throws {
+        guard let wrk = tool("wrk") else { throw XCTSkip("wrk is not installed (apt-get install wrk; .ci/run does)") }
+        let server = try monacoServer(["--threads", "2"])
+        defer { server.stop() }
+        // Points on Monaco's roads; the script mixes routes between two of them (90 %) and 3×3 tables. The test suite's
+        // debug build answers a few hundred such requests a second on two cores (Tools/bench-server measures release).
+        let points = ["7.4270,43.7395", "7.4197,43.7312", "7.4150,43.7275", "7.4330,43.7450", "7.4230,43.7352",
+                      "7.4203,43.7312", "7.4157,43.7276", "7.4277,43.7393", "7.4218,43.7383", "7.4120,43.7310"]
+        let lua = """
+        local points = {\(points.map { "\"\($0)\"" }.joined(separator: ", "))}
+        local profiles = {"driving", "walking"}
+        math.randomseed(7)
+        request = function()
+          local a, b = points[math.random(#points)], points[math.random(#points)]
+          local profile = profiles[math.random(2)]
+          if math.random() < 0.9 then
+            return wrk.format("GET", "/route/v1/" .. profile .. "/" .. a .. ";" .. b .. "?overview=full&steps=true")
+          end
+          local list = {}
+          for i = 1, 3 do list[i] = points[math.random(#points)] end
+          return wrk.format("GET", "/table/v1/" .. profile .. "/" .. table.concat(list, ";") .. "?annotations=duration,distance")
+        end
+        """
+        try lua.write(toFile: tmp("mixed.lua"), atomically: true, encoding: .utf8)
+        _ = try external(wrk, ["-t2", "-c8", "-d3s", "-s", tmp("mixed.lua"), server.base])   // warm up
+        let before = server.residentKilobytes
+        let run = try external(wrk, ["-t2", "-c16", "-d15s", "--timeout", "5s", "-s", tmp("mixed.lua"), server.base])
+        let after = server.residentKilobytes
+        XCTAssertEqual(run.status, 0, run.output)
+        let requests = run.output.range(of: #"(\d+) requests in"#, options: .regularExpression).map { Int(run.output[$0].split(separator: " ")[0]) ?? 0 } ?? 0
+        XCTAssertGreaterThan(requests, 1000, run.output)
+        XCTAssertFalse(run.output.contains("Non-2xx"), run.output)
+        XCTAssertFalse(run.output.contains("Socket errors"), run.output)
+        // Flat memory: under 10 % (plus 4 MB of allocator slack) growth over thousands of requests after warm-up.
+        XCTAssertLessThan(Double(after), Double(before) * 1.10 + 4096, "RSS \(before) kB before, \(after) kB after \(requests) requests")
+        print("wrk: \(requests) requests in 15 s, RSS \(before) kB → \(after) kB")
+        XCTAssertEqual(server.stop(SIGTERM), 0)
+        XCTAssertTrue(server.stderr.contains("stopped after"), server.stderr)
+    }
+
+    func testSignalsStopItCleanly() throws {
+        for signal in [SIGTERM, SIGINT] {
+            let server = try monacoServer()
+            XCTAssertEqual(server.stop(signal), 0, server.stderr)
+            XCTAssertTrue(server.stderr.contains(signal == SIGTERM ? "SIGTERM" : "SIGINT"), server.stderr)
+            XCTAssertTrue(server.stderr.contains("stopped after"), server.stderr)
+        }
+    }
+
+    func testUsageErrors() throws {
+        XCTAssertEqual(try run(["serve"]).status, 2)
+        XCTAssertEqual(try run(["serve", "--graph", tmp("missing.wfg")]).status, 3)
+        try importMonaco(to: tmp("monaco.wfg"))
+        XCTAssertEqual(try run(["serve", "--graph", tmp("monaco.wfg"), "--port", "http"]).status, 2)
+        XCTAssertEqual(try run(["serve", "--graph", tmp("monaco.wfg"), "--threads", "0"]).status, 2)
+        let host = try run(["serve", "--graph", tmp("monaco.wfg"), "--host", "example.org"])
+        XCTAssertEqual(host.status, 2)
+        XCTAssertTrue(host.stderr.contains("IPv4"), host.stderr)
+        XCTAssertTrue(try run(["serve", "--help"]).stdout.contains("--port"))
+    }
+}
