@@ -147,7 +147,8 @@ private struct Contraction {
             }
             outArcs[v] = []; inArcs[v] = []
             for (u, x, arc) in shortcutList where addOrImprove(from: Int(u), to: Int(x), arc) { shortcuts += 1 }
-            for w in Set(neighbours) {
+            // In a fixed order, so that the same graph always gives the same hierarchy (and file).
+            for w in Set(neighbours).sorted() {
                 let wi = Int(w)
                 level[wi] = max(level[wi], level[v] + 1)
                 let p = estimate(wi)

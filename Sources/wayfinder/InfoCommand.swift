@@ -1,5 +1,6 @@
 import Foundation
 import Graph
+import Routing
 import Transit
 
 /// `wayfinder info GRAPH`: header, sections, counts, bounding box and profiles of a graph file.
@@ -43,6 +44,14 @@ enum InfoCommand {
         lines.append("  spatial index \(Format.count(graph.spatialIndex.items.count)) items (runs of up to \(SpatialIndexData.segmentsPerItem) segments), \(graph.spatialIndex.levelCount) levels")
         let landmarks = graph.profiles.map { "\($0.profile.name) \($0.landmarkCount)" }.joined(separator: ", ")
         lines.append("  landmarks     \(landmarks)" + (graph.profiles.allSatisfy { $0.landmarkCount == 0 } ? " (imported with --no-landmarks: searches use the great-circle bound only)" : ""))
+        var hierarchies: [String] = []
+        for profile in graph.profiles {
+            let name = profile.profile.name
+            guard let ch = try? ContractionHierarchy(graph: graph, profile: name) else { continue }
+            let shortcuts = (0..<ch.up.count).reduce(0) { $0 + (ch.up[$1].isShortcut ? 1 : 0) } + (0..<ch.down.count).reduce(0) { $0 + (ch.down[$1].isShortcut ? 1 : 0) }
+            hierarchies.append("\(name) \(Format.count(ch.vertexCount)) vertices, \(Format.count(ch.arcCount)) arcs (\(Format.count(shortcuts)) shortcuts)")
+        }
+        lines.append("  hierarchies   " + (hierarchies.isEmpty ? "none (imported with --no-ch: routes use A*, matrices one search per source)" : hierarchies.joined(separator: "; ")))
         if let timetable = try? Timetable(file: file) { lines += TransitReport.lines(timetable.metadata, timetable: timetable) }
         lines.append("  sections")
         lines.append("    " + "name".padding(toLength: 18, withPad: " ", startingAt: 0) + "offset".leftPadded(12) + "bytes".leftPadded(14) + "elements".leftPadded(12) + "  crc32")

@@ -90,7 +90,10 @@ final class RoutingMap {
         do {
             let xml = Self.xml(cells: cells, gridMetres: gridMetres, ways: ways, nodeTags: nodes, relations: relations)
             try xml.write(toFile: osmPath, atomically: false, encoding: .utf8)
-            _ = try GraphImporter(profiles: profiles).run(input: osmPath, output: graphPath)
+            // With contraction hierarchies, so every route below is checked against the plain search too.
+            var importer = GraphImporter(profiles: profiles)
+            importer.extensions = [HierarchyExtension()]
+            _ = try importer.run(input: osmPath, output: graphPath)
             graph = try RoadGraph(path: graphPath)
         } catch {
             try? FileManager.default.removeItem(at: folder)
@@ -215,16 +218,32 @@ final class RoutingMap {
     // MARK: Routing
 
     /// The router of profile `name` (one per map and profile).
-    func router(_ name: String) throws -> Router {
-        if let router = routers[name] { return router }
-        let router = try Router(graph: graph, profile: name)
-        routers[name] = router
+    func router(_ name: String, hierarchy: Bool = true) throws -> Router {
+        let key = hierarchy ? name : name + "/plain"
+        if let router = routers[key] { return router }
+        let router = try Router(graph: graph, profile: name, useHierarchy: hierarchy)
+        if hierarchy { XCTAssertNotNil(router.hierarchy, "the map's graph has a contraction hierarchy") }
+        routers[key] = router
         return router
     }
 
-    /// The routes through `stops` for profile `name`.
-    func routes(_ name: String, _ stops: [Coordinate], options: RouteOptions = RouteOptions()) throws -> (routes: [Route], waypoints: [Waypoint]) {
-        try router(name).routes(through: stops, options: options)
+    /// The routes through `stops` for profile `name`, over the contraction hierarchy; the best route must equal the
+    /// plain A*'s (time, length and path), or both must fail alike.
+    func routes(_ name: String, _ stops: [Coordinate], options: RouteOptions = RouteOptions(),
+                file: StaticString = #filePath, line: UInt = #line) throws -> (routes: [Route], waypoints: [Waypoint]) {
+        let plain = Result { try router(name, hierarchy: false).routes(through: stops, options: options) }
+        let viaHierarchy = Result { try router(name).routes(through: stops, options: options) }
+        switch (viaHierarchy, plain) {
+        case let (.success(a), .success(b)):
+            XCTAssertEqual(a.routes[0].expectedTravelTime, b.routes[0].expectedTravelTime, accuracy: 0.001, "hierarchy and A* times", file: file, line: line)
+            XCTAssertEqual(a.routes[0].distance, b.routes[0].distance, accuracy: 0.001, "hierarchy and A* lengths", file: file, line: line)
+            XCTAssertEqual(a.routes[0].polyline, b.routes[0].polyline, "hierarchy and A* paths", file: file, line: line)
+        case let (.failure(a), .failure(b)):
+            XCTAssertEqual("\(a)", "\(b)", "hierarchy and A* fail alike", file: file, line: line)
+        default:
+            XCTFail("the hierarchy and A* disagree: \(viaHierarchy) vs \(plain)", file: file, line: line)
+        }
+        return try viaHierarchy.get()
     }
 
     /// The best route through `stops` for profile `name`.

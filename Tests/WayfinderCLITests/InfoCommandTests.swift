@@ -43,8 +43,11 @@ final class InfoCommandTests: CLITestCase {
         XCTAssertEqual(meta.offset, 4096, "the first section follows the 4 KiB header")
         // The table matches the file: the last section ends at its end.
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: graph)[.size] as? Int)
-        let levels = try XCTUnwrap(section("index.levels", in: report))
-        XCTAssertEqual(levels.offset + levels.length, size)
+        let names = ["index.levels", "car.ch_down", "foot.ch_down"]
+        let ends = names.compactMap { section($0, in: report) }.map { $0.offset + $0.length }
+        XCTAssertEqual(ends.count, names.count, "the file has the hierarchy sections")
+        XCTAssertEqual(ends.max(), size)
+        XCTAssertTrue(report.contains("hierarchies"), report)
     }
 
     func testFlippedByteIsAChecksumMismatch() throws {
