@@ -1,5 +1,6 @@
 import Foundation
 import Graph
+import Routing
 import Wayfinder
 
 /// `wayfinder demo`: imports the bundled samples once (into a cache folder) and prints a short report.
@@ -68,7 +69,9 @@ enum DemoCommand {
             if args.has("--fresh") || !isFresh(graph: graphPath, source: input) || !DemoTransit.isFresh(graph: graphPath, sample: name, data: data) {
                 let started = Date()
                 do {
-                    _ = try GraphImporter().run(input: input, output: graphPath)
+                    var importer = GraphImporter()
+                    importer.extensions = [HierarchyExtension()]
+                    _ = try importer.run(input: input, output: graphPath)
                 } catch {
                     throw CommandError(message: error.description, exitCode: ExitCode.badInput)
                 }
@@ -79,6 +82,7 @@ enum DemoCommand {
             if !imported { print("  using the cached graph \(graphPath) (--fresh imports again)") }
             try report(graphPath)
             try showTrips(for: name, graphPath: graphPath)
+            try showMatrixAndTrip(for: name, graphPath: graphPath)
             try DemoTransit.showTrip(graph: graphPath, sample: name)
             print("")
         }
@@ -148,11 +152,49 @@ enum DemoCommand {
         }
     }
 
+    /// A car matrix between the sample's named places, and the quickest round trip through them.
+    static func showMatrixAndTrip(for sample: String, graphPath: String) throws {
+        let graph: RoadGraph
+        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: error.description, exitCode: ExitCode.badInput) }
+        var places: [ETAPlace] = []
+        for (_, _, stops) in trips[sample] ?? [] {
+            for (name, c) in stops where !places.contains(where: { $0.name == name }) { places.append(ETAPlace(name: name, coordinate: c)) }
+        }
+        guard places.count >= 3 else { return }
+        let started = Date()
+        let response: MatrixResponse
+        do { response = try Matrix(MatrixRequest(sources: places, destinations: places), graph: graph).calculate() } catch {
+            print("  matrix: \(error)")
+            return
+        }
+        print(String(format: "  Car matrix, %d × %d places (minutes from each row to each column, same order; computed in %.1f ms over the contraction hierarchy):", places.count, places.count,
+                     Date().timeIntervalSince(started) * 1000))
+        let width = places.map(\.name.count).max() ?? 0
+        for (i, place) in places.enumerated() {
+            let cells = (0..<places.count).map { j in response.matrix.duration(i, j).map { String(format: "%5.1f", $0 / 60) } ?? "    –" }
+            print("    \(place.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(cells.joined(separator: " "))")
+        }
+        let tripStarted = Date()
+        do {
+            let trip = try Trip(TripRequest(stops: places.map(\.coordinate), shape: .roundtrip), graph: graph).calculate()
+            let order = (trip.order + [trip.order[0]]).map { places[$0].name }
+            print("  Car round trip in the quickest order: \(order.joined(separator: " → "))")
+            var line = "    \(TextEncoder.formatDuration(trip.directions.routes[0].expectedTravelTime)), \(TextEncoder.formatDistance(trip.directions.routes[0].distance))"
+            if let given = trip.givenOrderTravelTime, let saving = trip.saving {
+                line += "; in the order listed \(TextEncoder.formatDuration(given)), so \(TextEncoder.formatDuration(saving)) saved"
+            }
+            print(line + String(format: " (computed in %.1f ms)", Date().timeIntervalSince(tripStarted) * 1000))
+        } catch {
+            print("  trip: \(error)")
+        }
+    }
+
     static func isFresh(graph: String, source: String) -> Bool {
         let fm = FileManager.default
         guard let g = try? fm.attributesOfItem(atPath: graph), let s = try? fm.attributesOfItem(atPath: source),
               let gDate = g[.modificationDate] as? Date, let sDate = s[.modificationDate] as? Date, gDate >= sDate,
-              let existing = try? RoadGraph(path: graph), existing.metadata.generator == wayfinderVersion else { return false }
+              let existing = try? RoadGraph(path: graph), existing.metadata.generator == wayfinderVersion,
+              existing.file.has(HierarchySectionNames("car").up) else { return false }
         return true
     }
 
