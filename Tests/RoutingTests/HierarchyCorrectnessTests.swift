@@ -96,6 +96,35 @@ final class HierarchyCorrectnessTests: XCTestCase {
         }
     }
 
+    /// Pairs with no route are nil in the matrix, not errors: a one-way's wrong direction and a separate road.
+    func testUnreachablePairsAreNil() throws {
+        let map = try RoutingMap("""
+            a---b
+
+
+            c---d
+            """, ways: [("ab", ["highway": "residential", "oneway": "yes"]), ("cd", ["highway": "residential"])], gridMetres: 100)
+        let router = try map.router("car")
+        XCTAssertNotNil(router.hierarchy)
+        let result = try router.matrix(sources: [map.coordinate("a"), map.coordinate("c"), map.coordinate("b")],
+                                       destinations: [map.coordinate("b"), map.coordinate("d"), map.coordinate("a")])
+        let m = result.matrix
+        XCTAssertEqual(try XCTUnwrap(m.duration(0, 0)), map.seconds("ab", kmh: Speed.residential), accuracy: 0.5)
+        XCTAssertNil(m.duration(0, 1), "a to d: another road")
+        XCTAssertEqual(m.duration(0, 2), 0)
+        XCTAssertNil(m.duration(1, 0))
+        XCTAssertNotNil(m.duration(1, 1))
+        XCTAssertNil(m.duration(2, 2), "b to a: against the one-way")
+        XCTAssertNil(m.distance(2, 2))
+        // A trip through such places names the leg with no route.
+        XCTAssertThrowsError(try router.trip(through: [map.coordinate("a"), map.coordinate("b"), map.coordinate("d")]))
+        // The size limit is checked before any work.
+        XCTAssertThrowsError(try router.matrix(sources: Array(repeating: map.coordinate("a"), count: 3), destinations: [map.coordinate("b")],
+                                               options: MatrixOptions(maxSources: 2))) { error in
+            XCTAssertTrue("\(error)".contains("larger than the limit"), "\(error)")
+        }
+    }
+
     /// The hierarchy is deterministic: the same graph gives the same arcs.
     func testBuildIsDeterministic() throws {
         let graph = try SearchCorrectnessTests.bayreuth()
