@@ -11,8 +11,8 @@ import Graph
 public struct HierarchyBuilder {
     public let states: HierarchyStates
     /// Most vertices a witness search settles while contracting / while estimating a priority.
-    public var witnessSettleLimit = 400
-    public var estimateSettleLimit = 60
+    public var witnessSettleLimit = 150
+    public var estimateSettleLimit = 10
 
     /// Prepares to contract the vertices of `space`.
     public init(space: SearchGraph) { states = HierarchyStates(space: space) }

@@ -126,7 +126,11 @@ for profile in graph.profiles where modes?.contains(profile.profile.name) ?? tru
             say("\n\(name): \(space.stateCount) states, \(states.count) vertices, hierarchy from the file: \(stored.arcCount) arcs")
         } else {
             let started = now()
-            let data = HierarchyBuilder(space: space).build()
+            var builder = HierarchyBuilder(space: space)
+            let env = ProcessInfo.processInfo.environment
+            if let n = env["CH_WITNESS_LIMIT"].flatMap(Int.init) { builder.witnessSettleLimit = n }
+            if let n = env["CH_ESTIMATE_LIMIT"].flatMap(Int.init) { builder.estimateSettleLimit = n }
+            let data = builder.build()
             let built = now() - started
             hierarchy = HierarchySearch(states: states, hierarchy: ContractionHierarchy(data))!
             say("\n\(name): \(space.stateCount) states, \(states.count) vertices, hierarchy built in \(time(built)): \(data.up.count + data.down.count) arcs, \(data.shortcutCount) shortcuts")
