@@ -84,14 +84,8 @@ public enum LandmarkBuilder {
 
     /// Deterministic pseudo-random pairs of main-network nodes (SplitMix64).
     static func samplePairs(_ nodes: [UInt32], count: Int) -> [(Int, Int)] {
-        var state: UInt64 = 0x5EED
-        func next() -> Int {
-            state &+= 0x9E3779B97F4A7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return Int((z ^ (z >> 31)) % UInt64(nodes.count))
-        }
+        var generator = SplitMix64(state: 0x5EED)
+        func next() -> Int { Int(generator.next() % UInt64(nodes.count)) }
         return (0..<count).map { _ in (Int(nodes[next()]), Int(nodes[next()])) }
     }
 

@@ -40,11 +40,11 @@ public struct HierarchySearch: Sendable {
         }
         ws.reset()
         for (i, seed) in source.starts.enumerated() where !ws.forward.isReached(seed.vertex) || seed.cost < ws.forward.cost[seed.vertex] {
-            ws.forward.reach(seed.vertex, cost: seed.cost, parent: -1, arc: Int32(-1 - i))
+            ws.forward.reach(seed.vertex, cost: seed.cost, parent: Int32(-1 - i))
             ws.forward.heap.push(seed.cost, Int32(seed.vertex))
         }
         for (i, seed) in target.seeds.enumerated() where !ws.backward.isReached(seed.vertex) || seed.label < ws.backward.cost[seed.vertex] {
-            ws.backward.reach(seed.vertex, cost: seed.label, parent: -1, arc: Int32(-1 - i))
+            ws.backward.reach(seed.vertex, cost: seed.label, parent: Int32(-1 - i))
             ws.backward.heap.push(seed.label, Int32(seed.vertex))
         }
         var settled = 0
@@ -83,101 +83,82 @@ public struct HierarchySearch: Sendable {
     /// Settles the smallest state of one direction: meets the other direction there, and relaxes its arcs
     /// unless a higher state already reaches it more quickly (stall-on-demand).
     @inline(__always)
-    private func step(_ side: HierarchyWorkspace.Side, other: HierarchyWorkspace.Side, arcs: UnsafeBufferPointer<HierarchyArc>,
+    private func step(_ side: SearchWorkspace, other: SearchWorkspace, arcs: UnsafeBufferPointer<HierarchyArc>,
                       first: UnsafeBufferPointer<UInt32>, stallArcs: UnsafeBufferPointer<HierarchyArc>, stallFirst: UnsafeBufferPointer<UInt32>,
                       best: inout Double, meeting: inout Int, settled: inout Int) {
         guard let (key, v32) = side.heap.pop() else { return }
         let v = Int(v32)
-        if side.settledStamp[v] == side.generation || key > side.cost[v] { return }
-        side.settledStamp[v] = side.generation
+        if side.isSettled(v) || key > side.cost[v] { return }
+        side.settle(v)
         settled += 1
         if other.isReached(v) {
             let total = key + other.cost[v]
             if total < best { best = total; meeting = v }
         }
-        // Stalled: some higher state reaches v more quickly in this direction, so nothing relaxed from v is best.
+        // Stalled: some higher vertex reaches v more quickly in this direction, so nothing relaxed from v is best.
         for i in Int(stallFirst[v])..<Int(stallFirst[v + 1]) {
             let arc = stallArcs[i]
             let u = Int(arc.head)
             if side.isReached(u) && side.cost[u] + Double(arc.time) < key { return }
         }
+        // A vertex's parent is the index of the arc it was reached by (seeds: -1 - seed index).
         for i in Int(first[v])..<Int(first[v + 1]) {
             let arc = arcs[i]
             let x = Int(arc.head)
             let candidate = key + Double(arc.time)
             if !side.isReached(x) || candidate < side.cost[x] {
-                side.reach(x, cost: candidate, parent: v32, arc: Int32(i))
+                side.reach(x, cost: candidate, parent: Int32(i))
                 side.heap.push(candidate, Int32(x))
             }
         }
+    }
+
+    /// The vertex whose arc list (`first`) holds arc index i.
+    @inline(__always)
+    private func owner(ofArc i: Int, _ first: UnsafeBufferPointer<UInt32>) -> Int {
+        var low = 0, high = first.count - 2
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if Int(first[middle]) <= i { low = middle } else { high = middle - 1 }
+        }
+        return low
     }
 
     /// The directed edges of the route through `meeting`, shortcuts unpacked, and the partial target edge if any.
     private func path(through meeting: Int, _ ws: HierarchyWorkspace, _ source: HierarchySource,
                       _ target: HierarchyTarget) -> (edges: [UInt32], entry: UInt32?) {
         let ch = hierarchy
-        // Forward half: climb back from the meeting vertex to a start.
+        // Forward half: climb back from the meeting vertex to a start along the arcs it was reached by.
         var chain: [(tail: Int, arc: Int)] = []
         var v = meeting
-        while ws.forward.arc[v] >= 0 {
-            let p = Int(ws.forward.parent[v])
-            chain.append((p, Int(ws.forward.arc[v])))
-            v = p
+        while ws.forward.parent[v] >= 0 {
+            let arc = Int(ws.forward.parent[v])
+            let tail = owner(ofArc: arc, ch.firstUp)
+            chain.append((tail, arc))
+            v = tail
         }
-        var edges = [source.starts[Int(-1 - ws.forward.arc[v])].d]
+        var edges = [source.starts[Int(-1 - ws.forward.parent[v])].d]
         for (tail, arc) in chain.reversed() { ch.unpack(from: tail, to: Int(ch.up[arc].head), ch.up[arc], into: &edges) }
         // Backward half: from the meeting vertex down to a target seed; each arc v→x is stored at x.
         v = meeting
-        while ws.backward.arc[v] >= 0 {
-            let x = Int(ws.backward.parent[v])
-            ch.unpack(from: v, to: x, ch.down[Int(ws.backward.arc[v])], into: &edges)
+        while ws.backward.parent[v] >= 0 {
+            let arc = Int(ws.backward.parent[v])
+            let x = owner(ofArc: arc, ch.firstDown)
+            ch.unpack(from: v, to: x, ch.down[arc], into: &edges)
             v = x
         }
-        return (edges, target.seeds[Int(-1 - ws.backward.arc[v])].entry)
+        return (edges, target.seeds[Int(-1 - ws.backward.parent[v])].entry)
     }
 }
 
-/// Per-query scratch space of a hierarchy search: labels, parents and heaps of both directions.
+/// Per-query scratch space of a hierarchy search: one edge-search workspace per direction (over vertices).
 final class HierarchyWorkspace {
-    /// One direction's labels.
-    final class Side {
-        var cost: [Double]
-        var parent: [Int32]
-        var arc: [Int32]
-        var stamp: [UInt32]
-        var settledStamp: [UInt32]
-        var generation: UInt32 = 0
-        var heap = BinaryHeap<Double, Int32>()
-
-        init(stateCount: Int) {
-            cost = [Double](repeating: 0, count: stateCount)
-            parent = [Int32](repeating: -1, count: stateCount)
-            arc = [Int32](repeating: -1, count: stateCount)
-            stamp = [UInt32](repeating: 0, count: stateCount)
-            settledStamp = [UInt32](repeating: 0, count: stateCount)
-        }
-
-        func reset() {
-            generation &+= 1
-            if generation == 0 {
-                for i in stamp.indices { stamp[i] = 0; settledStamp[i] = 0 }
-                generation = 1
-            }
-            heap.removeAll()
-        }
-
-        @inline(__always) func isReached(_ s: Int) -> Bool { stamp[s] == generation }
-        @inline(__always) func reach(_ s: Int, cost c: Double, parent p: Int32, arc a: Int32) {
-            stamp[s] = generation; cost[s] = c; parent[s] = p; arc[s] = a
-        }
-    }
-
-    let forward: Side
-    let backward: Side
+    let forward: SearchWorkspace
+    let backward: SearchWorkspace
 
     init(stateCount: Int) {
-        forward = Side(stateCount: stateCount)
-        backward = Side(stateCount: stateCount)
+        forward = SearchWorkspace(stateCount: stateCount)
+        backward = SearchWorkspace(stateCount: stateCount)
     }
 
     func reset() { forward.reset(); backward.reset() }

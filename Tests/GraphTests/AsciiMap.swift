@@ -416,18 +416,6 @@ final class AsciiMap {
     func graphBytes() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: graphPath)) }
 }
 
-/// A small seeded random number generator (SplitMix64), so shuffles and random points repeat from run to run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Asserts the travel speeds of profile `profile` along the edge drawn by `path`: `forward` is the speed from the
 /// first letter to the last, `backward` the other way, in km/h, nil for a closed direction. The time stored must be

@@ -23,7 +23,7 @@ final class HierarchyCorrectnessTests: XCTestCase {
     func stops(_ count: Int, profile: ProfileGraph, seed: UInt64) throws -> [SearchEndpoint] {
         let graph = try SearchCorrectnessTests.bayreuth()
         let snapper = Snapper(graph: graph, profile: profile)
-        var random = SearchCorrectnessTests.SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         var result: [SearchEndpoint] = []
         while result.count < count {
             let c = Coordinate(latitude: Double.random(in: 49.960...50.050, using: &random), longitude: Double.random(in: 11.460...11.629, using: &random))

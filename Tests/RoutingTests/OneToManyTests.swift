@@ -27,16 +27,6 @@ final class OneToManyTests: XCTestCase {
         super.tearDown()
     }
 
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E3779B97F4A7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Random sources, each with ~100 random targets (some moved exactly onto a node, some on the source's edge,
     /// one the source itself); every target's duration equals `RouteSearch`'s within 0.1 s, reachability agrees,
@@ -49,7 +39,7 @@ final class OneToManyTests: XCTestCase {
         let single = RouteSearch(space: space)
         let many = OneToManySearch(space: space)
         let snapper = Snapper(graph: graph, profile: profile)
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         func randomEndpoint() -> SearchEndpoint? {
             let c = Coordinate(latitude: Double.random(in: box.0, using: &random), longitude: Double.random(in: box.1, using: &random))
             guard let snapped = snapper.snap(c) else { return nil }

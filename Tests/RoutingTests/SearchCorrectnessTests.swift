@@ -26,17 +26,6 @@ final class SearchCorrectnessTests: XCTestCase {
         super.tearDown()
     }
 
-    /// A deterministic pseudo-random generator (SplitMix64), so failures can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E3779B97F4A7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return z ^ (z >> 31)
-        }
-    }
 
     func compareOnRandomPairs(profile name: String, pairs: Int, seed: UInt64) throws {
         let graph = try Self.bayreuth()
@@ -45,7 +34,7 @@ final class SearchCorrectnessTests: XCTestCase {
         let search = RouteSearch(space: space)
         let reference = ReferenceDijkstra(space: space)
         let snapper = Snapper(graph: graph, profile: profile)
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         // The dense part of the extract (its 1st–99th percentile box).
         let latitudes = (49.960, 50.050), longitudes = (11.460, 11.629)
         func randomStop() -> SnappedLocation? {

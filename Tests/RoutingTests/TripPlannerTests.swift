@@ -1,4 +1,5 @@
 import Foundation
+import Graph
 import Routing
 import XCTest
 
@@ -6,7 +7,7 @@ import XCTest
 /// never worse than the given order, and the fixed first (and last) stops.
 final class TripPlannerTests: XCTestCase {
     /// Random asymmetric times (one-ways make them so), sometimes with legs that have no route.
-    func randomTimes(_ n: Int, _ random: inout SearchCorrectnessTests.SplitMix, holes: Bool = false) -> [[Double?]] {
+    func randomTimes(_ n: Int, _ random: inout SplitMix64, holes: Bool = false) -> [[Double?]] {
         let points = (0..<n).map { _ in (Double.random(in: 0...1000, using: &random), Double.random(in: 0...1000, using: &random)) }
         return (0..<n).map { i in (0..<n).map { j in
             if i == j { return 0 }
@@ -39,7 +40,7 @@ final class TripPlannerTests: XCTestCase {
     }
 
     func testExactSolverMatchesBruteForceOnRandomSmallInstances() {
-        var random = SearchCorrectnessTests.SplitMix(state: 11)
+        var random = SplitMix64(state: 11)
         for shape in [TripPlanner.Shape.open, .roundtrip, .endFixed] {
             let planner = TripPlanner(shape: shape)
             for instance in 0..<30 {
@@ -55,7 +56,7 @@ final class TripPlannerTests: XCTestCase {
     }
 
     func testTwelveStopsAreSolvedExactly() {
-        var random = SearchCorrectnessTests.SplitMix(state: 12)
+        var random = SplitMix64(state: 12)
         let times = randomTimes(12, &random)
         let planner = TripPlanner(shape: .roundtrip)
         let order = planner.order(count: 12) { times[$0][$1] }
@@ -69,7 +70,7 @@ final class TripPlannerTests: XCTestCase {
     }
 
     func testHeuristicIsNeverWorseThanTheGivenOrderAndBeatsItOnRandomStops() {
-        var random = SearchCorrectnessTests.SplitMix(state: 13)
+        var random = SplitMix64(state: 13)
         for shape in [TripPlanner.Shape.open, .roundtrip, .endFixed] {
             let planner = TripPlanner(shape: shape)
             for n in [13, 40, 150] {

@@ -66,17 +66,6 @@ do {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-/// SplitMix64, for the same random places on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
 
 func percentile(_ values: [Double], _ p: Double) -> Double {
     let sorted = values.sorted()
@@ -100,7 +89,7 @@ let graph: RoadGraph
 do { graph = try RoadGraph(path: graphPath) } catch { fail("\(error)") }
 
 /// Random places snapped to a profile, drawn in the box of the middle 90 % of the graph's nodes.
-func places(_ count: Int, router: Router, rng: inout SplitMix) -> [SnappedLocation] {
+func places(_ count: Int, router: Router, rng: inout SplitMix64) -> [SnappedLocation] {
     let lats = graph.nodeLatitudes.map { Double($0) * 1e-7 }.sorted(), lons = graph.nodeLongitudes.map { Double($0) * 1e-7 }.sorted()
     let lat = lats[lats.count / 20]...lats[lats.count * 19 / 20], lon = lons[lons.count / 20]...lons[lons.count * 19 / 20]
     var result: [SnappedLocation] = []
@@ -137,7 +126,7 @@ for profile in graph.profiles where modes?.contains(profile.profile.name) ?? tru
         }
     } catch { fail("\(error)") }
 
-    var rng = SplitMix(state: seed)
+    var rng = SplitMix64(state: seed)
     let stops = places(2 * pairs, router: plain, rng: &rng)
     var chTimes: [Double] = [], aTimes: [Double] = [], chSettled: [Double] = [], aSettled: [Double] = [], dSettled: [Double] = []
     var mismatches = 0, checked = 0
@@ -184,7 +173,7 @@ for profile in graph.profiles where modes?.contains(profile.profile.name) ?? tru
     do { router = try Router(graph: graph, profile: name) } catch { fail("\(error)") }
     guard router.hierarchy != nil else { say("\n\(name): no hierarchy in the file; import without --no-ch for matrix figures"); continue }
     say("\n\(name) matrices and trips")
-    var rng = SplitMix(state: seed &+ 99)
+    var rng = SplitMix64(state: seed &+ 99)
     for size in matrixSizes {
         let places = places(size, router: router, rng: &rng).map { SearchEndpoint($0, in: graph) }
         var times: [Double] = []

@@ -105,17 +105,6 @@ func parseOptions() -> Options {
 /// Seconds since `start` (nanoseconds of `now()`).
 @inline(__always) func seconds(since start: UInt64) -> Double { Double(now() &- start) / 1e9 }
 
-/// SplitMix64: deterministic stops for a given seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Percentiles (nearest rank), mean and count of a sample.
 struct Summary {
@@ -249,7 +238,7 @@ final class Landmarks {
         let graph = space.graph, profile = space.profile
         let n = graph.nodeCount
         let main = (0..<n).filter { profile.island[$0] == 0 && profile.firstIncidence[$0] < profile.firstIncidence[$0 + 1] }
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         var chosen: [Int] = []
         var fromRows: [[UInt32]] = [], toRows: [[UInt32]] = []
         // Farthest selection: each landmark is the node farthest (round trip) from those chosen so far.
@@ -731,7 +720,7 @@ func measure(mode name: String, graph: RoadGraph, options: Options, box: (lat: C
     let setupSeconds = seconds(since: setupStart)
 
     // Draw and snap the stops.
-    var random = SplitMix(state: options.seed)
+    var random = SplitMix64(state: options.seed)
     var pairs: [StopPair] = []
     var snapTimes: [Double] = []
     var skippedPoints = 0, drawnPoints = 0

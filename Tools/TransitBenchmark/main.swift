@@ -9,16 +9,6 @@ import Transit
 // earliest-arrival search alone, and by the reference connection scan on the same search input; prints
 // p50/p90/p99 and cross-checks the two searches' arrivals. Figures only, never asserted.
 
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func percentile(_ values: [Double], _ p: Double) -> Double {
     if values.isEmpty { return .nan }
