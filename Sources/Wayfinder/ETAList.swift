@@ -59,7 +59,7 @@ public struct ETAListResponse: Sendable {
     }
 }
 
-/// Computes an ETA list with one one-to-many search.
+/// Computes an ETA list as one row of a travel-time matrix (one search from the origin).
 public struct ETAList: Sendable {
     public let request: ETAListRequest
     public let graph: RoadGraph
@@ -83,13 +83,14 @@ public struct ETAList: Sendable {
                 targetIndex.append(nil)
             }
         }
-        let results = OneToManySearch(space: router.search.space).routes(from: SearchEndpoint(origin, in: graph), to: targets)
+        // One row of a matrix: over the contraction hierarchy when the graph has one, else one Dijkstra.
+        let row = router.matrix(from: [SearchEndpoint(origin, in: graph)], to: targets)
         let departure = request.departureDate ?? Date()
         let entries = request.places.enumerated().map { i, place -> ETAListEntry in
             guard let t = targetIndex[i] else { return ETAListEntry(place: place, status: .noRoad) }
-            guard let found = results[t] else { return ETAListEntry(place: place, status: .noRoute) }
-            return ETAListEntry(place: place, status: .ok, expectedTravelTime: found.duration, distance: found.distance,
-                                expectedArrivalDate: departure.addingTimeInterval(found.duration))
+            guard let duration = row.duration(0, t), let distance = row.distance(0, t) else { return ETAListEntry(place: place, status: .noRoute) }
+            return ETAListEntry(place: place, status: .ok, expectedTravelTime: duration, distance: distance,
+                                expectedArrivalDate: departure.addingTimeInterval(duration))
         }
         return ETAListResponse(entries: entries, expectedDepartureDate: departure, timeZone: request.timeZone)
     }

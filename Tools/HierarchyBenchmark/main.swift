@@ -200,9 +200,8 @@ for profile in graph.profiles where modes?.contains(profile.profile.name) ?? tru
         let candidates = places(size + size / 5 + 5, router: router, rng: &rng)
         let ends = candidates.map { SearchEndpoint($0, in: graph) }
         let connected = router.matrix(from: ends, to: ends)
-        let hub = candidates.indices.max { a, b in
-            candidates.indices.filter { connected.duration(a, $0) != nil }.count < candidates.indices.filter { connected.duration(b, $0) != nil }.count
-        }!
+        func mutual(_ a: Int) -> Int { candidates.indices.filter { connected.duration(a, $0) != nil && connected.duration($0, a) != nil }.count }
+        let hub = candidates.indices.prefix(20).max { mutual($0) < mutual($1) }!
         let stops = ([hub] + candidates.indices.filter { $0 != hub && connected.duration(hub, $0) != nil && connected.duration($0, hub) != nil })
             .prefix(size).map { candidates[$0].location }
         var times: [Double] = []
