@@ -3,6 +3,8 @@ import Graph
 /// A profile's contraction hierarchy, read in place from the graph file (or held in memory after a build):
 /// upward arcs per state for forward searches, downward arcs per state for backward searches.
 public struct ContractionHierarchy: @unchecked Sendable {
+    /// The rank (id in the hierarchy) of each `HierarchyStates` vertex.
+    public let rank: UnsafeBufferPointer<UInt32>
     public let firstUp: UnsafeBufferPointer<UInt32>
     public let up: UnsafeBufferPointer<HierarchyArc>
     public let firstDown: UnsafeBufferPointer<UInt32>
@@ -19,12 +21,13 @@ public struct ContractionHierarchy: @unchecked Sendable {
     public init?(graph: RoadGraph, profile name: String) throws(GraphFileError) {
         let names = HierarchySectionNames(name)
         guard graph.file.has(names.firstUp) else { return nil }
+        rank = try graph.file.array(names.rank)
         firstUp = try graph.file.array(names.firstUp)
         up = try graph.file.array(names.up)
         firstDown = try graph.file.array(names.firstDown)
         down = try graph.file.array(names.down)
         owner = nil
-        guard firstUp.count == firstDown.count, firstUp.count >= 1, Int(firstUp[firstUp.count - 1]) == up.count,
+        guard firstUp.count == firstDown.count, firstUp.count >= 1, rank.count == firstUp.count - 1, Int(firstUp[firstUp.count - 1]) == up.count,
               Int(firstDown[firstDown.count - 1]) == down.count else {
             throw .corrupt(path: graph.file.path, message: "the contraction hierarchy of profile '\(name)' is inconsistent")
         }
@@ -44,6 +47,7 @@ public struct ContractionHierarchy: @unchecked Sendable {
             deinit { for buffer in buffers { buffer.deallocate() } }
         }
         let storage = Storage()
+        rank = storage.keep(data.rank)
         firstUp = storage.keep(data.firstUp)
         up = storage.keep(data.up)
         firstDown = storage.keep(data.firstDown)
@@ -72,8 +76,9 @@ public struct ContractionHierarchy: @unchecked Sendable {
 
 /// Names of the hierarchy sections of one profile (`car.ch_up`…).
 public struct HierarchySectionNames {
-    public let firstUp, up, firstDown, down: String
+    public let rank, firstUp, up, firstDown, down: String
     public init(_ profile: String) {
+        rank = "\(profile).ch_rank"
         firstUp = "\(profile).ch_up_first"
         up = "\(profile).ch_up"
         firstDown = "\(profile).ch_down_first"
@@ -82,6 +87,7 @@ public struct HierarchySectionNames {
 
     /// Appends a built hierarchy's sections to a graph file being written.
     public func write(_ data: HierarchyData, to writer: GraphFileWriter) throws(GraphFileError) {
+        try writer.append(rank, data.rank)
         try writer.append(firstUp, data.firstUp)
         try writer.append(up, data.up)
         try writer.append(firstDown, data.firstDown)

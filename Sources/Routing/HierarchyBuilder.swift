@@ -48,11 +48,14 @@ public struct HierarchyBuilder {
     }
 }
 
-/// The upward and downward arcs of a contraction hierarchy, in compressed rows by state.
+/// The upward and downward arcs of a contraction hierarchy, in compressed rows by rank (the order of contraction,
+/// so the vertices near the top, which every search reaches, lie together in memory).
 ///
-/// `up[firstUp[s]..<firstUp[s+1]]` are the arcs s→x to states contracted after s; `down[firstDown[x]..<firstDown[x+1]]`
-/// are the arcs u→x from states contracted after x, stored at x with `head` = u (the backward search's direction).
+/// `rank[v]` is the rank of `HierarchyStates` vertex v; arcs name vertices by rank. `up[firstUp[r]..<firstUp[r+1]]` are
+/// the arcs r→x to higher ranks; `down[firstDown[x]..<firstDown[x+1]]` are the arcs u→x from higher ranks, stored at x
+/// with `head` = u (the backward search's direction).
 public struct HierarchyData: Sendable {
+    public var rank: [UInt32]
     public var firstUp: [UInt32]
     public var up: [HierarchyArc]
     public var firstDown: [UInt32]
@@ -119,6 +122,7 @@ private struct Contraction {
             priority[v] = estimate(v)
             queue.push(priority[v], Int32(v))
         }
+        var rank = [UInt32](repeating: 0, count: n)
         var upRows = [[HierarchyArc]](repeating: [], count: n)
         var downRows = [[HierarchyArc]](repeating: [], count: n)
         var shortcuts = 0
@@ -157,15 +161,22 @@ private struct Contraction {
                     queue.push(p, w)
                 }
             }
+            rank[v] = UInt32(done)
             done += 1
             if done & 0x3FFF == 0 { progress(Double(done) / Double(n)) }
         }
-        var data = HierarchyData(firstUp: [0], up: [], firstDown: [0], down: [], shortcutCount: 0)
+        // Rows and arcs by rank.
+        var data = HierarchyData(rank: rank, firstUp: [0], up: [], firstDown: [0], down: [], shortcutCount: 0)
         data.up.reserveCapacity(upRows.reduce(0) { $0 + $1.count })
         data.down.reserveCapacity(downRows.reduce(0) { $0 + $1.count })
-        for v in 0..<n {
-            data.up.append(contentsOf: upRows[v]); data.firstUp.append(UInt32(data.up.count))
-            data.down.append(contentsOf: downRows[v]); data.firstDown.append(UInt32(data.down.count))
+        var byRank = [Int](repeating: 0, count: n)
+        for v in 0..<n { byRank[Int(rank[v])] = v }
+        func ranked(_ arc: HierarchyArc) -> HierarchyArc {
+            HierarchyArc(head: rank[Int(arc.head)], time: arc.time, length: arc.length, middle: arc.isShortcut ? rank[Int(arc.middle)] : arc.middle)
+        }
+        for v in byRank {
+            data.up.append(contentsOf: upRows[v].map(ranked)); data.firstUp.append(UInt32(data.up.count))
+            data.down.append(contentsOf: downRows[v].map(ranked)); data.firstDown.append(UInt32(data.down.count))
         }
         data.shortcutCount = data.up.reduce(0) { $0 + ($1.isShortcut ? 1 : 0) } + data.down.reduce(0) { $0 + ($1.isShortcut ? 1 : 0) }
         progress(1)

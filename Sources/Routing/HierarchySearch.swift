@@ -39,13 +39,17 @@ public struct HierarchySearch: Sendable {
             directRoute = found
         }
         ws.reset()
-        for (i, seed) in source.starts.enumerated() where !ws.forward.isReached(seed.vertex) || seed.cost < ws.forward.cost[seed.vertex] {
-            ws.forward.reach(seed.vertex, cost: seed.cost, parent: Int32(-1 - i))
-            ws.forward.heap.push(seed.cost, Int32(seed.vertex))
+        for (i, seed) in source.starts.enumerated() {
+            let r = Int(ch.rank[seed.vertex])
+            guard !ws.forward.isReached(r) || seed.cost < ws.forward.cost[r] else { continue }
+            ws.forward.reach(r, cost: seed.cost, parent: Int32(-1 - i))
+            ws.forward.heap.push(seed.cost, Int32(r))
         }
-        for (i, seed) in target.seeds.enumerated() where !ws.backward.isReached(seed.vertex) || seed.label < ws.backward.cost[seed.vertex] {
-            ws.backward.reach(seed.vertex, cost: seed.label, parent: Int32(-1 - i))
-            ws.backward.heap.push(seed.label, Int32(seed.vertex))
+        for (i, seed) in target.seeds.enumerated() {
+            let r = Int(ch.rank[seed.vertex])
+            guard !ws.backward.isReached(r) || seed.label < ws.backward.cost[r] else { continue }
+            ws.backward.reach(r, cost: seed.label, parent: Int32(-1 - i))
+            ws.backward.heap.push(seed.label, Int32(r))
         }
         var settled = 0
         var forwardDone = false, backwardDone = false

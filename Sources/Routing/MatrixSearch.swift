@@ -45,7 +45,7 @@ public struct MatrixSearch: Sendable {
         var entryVertex: [Int32] = [], entryTarget: [Int32] = [], entryTime: [Double] = [], entryLength: [Double] = []
         let side = UpwardSearch(vertexCount: vertexCount)
         for (j, target) in targets.enumerated() {
-            side.run(seeds: target.seeds.map { ($0.vertex, $0.label, $0.length) }, arcs: ch.down, first: ch.firstDown,
+            side.run(seeds: target.seeds.map { (Int(ch.rank[$0.vertex]), $0.label, $0.length) }, arcs: ch.down, first: ch.firstDown,
                      stallArcs: ch.up, stallFirst: ch.firstUp) { v, time, length in
                 entryVertex.append(Int32(v)); entryTarget.append(Int32(j)); entryTime.append(time); entryLength.append(length)
             }
@@ -65,7 +65,7 @@ public struct MatrixSearch: Sendable {
             while i < sources.count {
                 let source = builder.source(sources[i])
                 for j in 0..<destinationCount { bestTime[j] = .infinity }
-                forward.run(seeds: source.starts.map { ($0.vertex, $0.cost, $0.length) }, arcs: ch.up, first: ch.firstUp,
+                forward.run(seeds: source.starts.map { (Int(ch.rank[$0.vertex]), $0.cost, $0.length) }, arcs: ch.up, first: ch.firstUp,
                             stallArcs: ch.down, stallFirst: ch.firstDown) { v, time, length in
                     for k in Int(buckets.first[v])..<Int(buckets.first[v + 1]) {
                         let j = Int(buckets.target[k])
