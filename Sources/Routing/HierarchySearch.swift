@@ -23,10 +23,16 @@ public struct HierarchySearch: Sendable {
 
     /// The fastest route from `start` to `target`, or nil when none exists.
     public func route(from start: SearchEndpoint, to target: SearchEndpoint) -> SearchResult? {
-        pool.withWorkspace { search(start, target, $0) }
+        pool.withWorkspace { search(start, target, $0, unpack: true) }
     }
 
-    private func search(_ start: SearchEndpoint, _ end: SearchEndpoint, _ ws: HierarchyWorkspace) -> SearchResult? {
+    /// The travel time alone (milliseconds) of the fastest route, without unpacking its path; nil when none exists.
+    public func time(from start: SearchEndpoint, to target: SearchEndpoint) -> Double? {
+        pool.withWorkspace { search(start, target, $0, unpack: false)?.duration }
+    }
+
+    /// The search; with `unpack: false` the result has no traversals and `duration` is the time in milliseconds.
+    private func search(_ start: SearchEndpoint, _ end: SearchEndpoint, _ ws: HierarchyWorkspace, unpack: Bool) -> SearchResult? {
         let g = space, ch = hierarchy
         let source = endpoints.source(start)
         let target = endpoints.target(end)
@@ -68,6 +74,7 @@ public struct HierarchySearch: Sendable {
             }
         }
         guard best < .infinity else { return nil }
+        if !unpack { return SearchResult(traversals: [], duration: best, distance: 0, settled: settled) }
 
         let traversals: [EdgeTraversal]
         if meeting < 0, let directRoute {
