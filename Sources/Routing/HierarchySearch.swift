@@ -10,6 +10,8 @@ public struct HierarchySearch: Sendable {
     public let states: HierarchyStates
     let endpoints: HierarchyEndpointBuilder
     private let pool: HierarchyWorkspacePool
+    /// One-direction scratch space for matrices, kept between calls.
+    let upwardPool: UpwardSearchPool
 
     /// Prepares searches over `hierarchy`, built for `states` (nil when the hierarchy does not match them).
     public init?(states: HierarchyStates, hierarchy: ContractionHierarchy) {
@@ -19,6 +21,7 @@ public struct HierarchySearch: Sendable {
         self.hierarchy = hierarchy
         endpoints = HierarchyEndpointBuilder(states: states)
         pool = HierarchyWorkspacePool(stateCount: states.count)
+        upwardPool = UpwardSearchPool(vertexCount: states.count)
     }
 
     /// The fastest route from `start` to `target`, or nil when none exists.

@@ -43,7 +43,8 @@ public struct MatrixSearch: Sendable {
 
         // Backward searches: bucket entries (vertex, destination, time, length), then grouped by vertex.
         var entryVertex: [Int32] = [], entryTarget: [Int32] = [], entryTime: [Double] = [], entryLength: [Double] = []
-        let side = UpwardSearch(vertexCount: vertexCount)
+        let side = search.upwardPool.take()
+        defer { search.upwardPool.give(side) }
         for (j, target) in targets.enumerated() {
             side.run(seeds: target.seeds.map { (Int(ch.rank[$0.vertex]), $0.label, $0.length) }, arcs: ch.down, first: ch.firstDown,
                      stallArcs: ch.up, stallFirst: ch.firstUp) { v, time, length in
@@ -57,7 +58,8 @@ public struct MatrixSearch: Sendable {
         let rows = RowStore(result.durations.count)
         let chunkCount = max(1, min(threads, sources.count))
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let forward = UpwardSearch(vertexCount: vertexCount)
+            let forward = search.upwardPool.take()
+            defer { search.upwardPool.give(forward) }
             let destinationCount = destinations.count
             var bestTime = [Double](repeating: .infinity, count: destinationCount)
             var bestLength = [Double](repeating: 0, count: destinationCount)
@@ -167,6 +169,27 @@ final class UpwardSearch {
                 }
             }
         }
+    }
+}
+
+/// Keeps upward-search scratch spaces between matrix calls (each is a few arrays as long as the hierarchy).
+final class UpwardSearchPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: [UpwardSearch] = []
+    private let vertexCount: Int
+
+    init(vertexCount: Int) { self.vertexCount = vertexCount }
+
+    func take() -> UpwardSearch {
+        lock.lock()
+        defer { lock.unlock() }
+        return free.popLast() ?? UpwardSearch(vertexCount: vertexCount)
+    }
+
+    func give(_ search: UpwardSearch) {
+        lock.lock()
+        free.append(search)
+        lock.unlock()
     }
 }
 
