@@ -37,7 +37,7 @@ let package = Package(
         // Batch routing of job files: job parsing (CSV, NDJSON), the ordered multi-threaded runner, resume, shards.
         .target(name: "Batch", dependencies: ["Wayfinder", "Routing", "Graph"]),
         // The HTTP server: libmicrohttpd plumbing, OSRM-compatible endpoints, roads by bounding box, the offline map page.
-        .target(name: "Server", dependencies: ["CMicroHTTPD", "Wayfinder", "Routing", "Graph"]),
+        .target(name: "Server", dependencies: ["CMicroHTTPD", "Wayfinder", "Routing", "Graph", "Transit"]),
         // The command-line tool.
         .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch", "Transit", "Server"]),
 
@@ -57,6 +57,6 @@ let package = Package(
         .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph", "Transit"]),
         .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Wayfinder", "Routing", "Graph", "OSM"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),
     ]
 )

@@ -1,11 +1,11 @@
 import Foundation
 import Graph
 
-/// `/health` and `/info`: liveness, and the graph's metadata (bounds, counts, profiles, limits) for clients and the map.
+/// `/health` and `/info`: liveness, and the graph's metadata (bounds, counts, profiles, timetable flag, limits) for clients and the map.
 enum InfoEndpoint {
     static func health() -> JSONValue { .object([("code", .string("Ok")), ("status", .string("ok"))]) }
 
-    static func info(graph: RoadGraph, engines: [String: ProfileEngine], limits: ServiceLimits) -> JSONValue {
+    static func info(graph: RoadGraph, engines: [String: ProfileEngine], transit: TransitEngine, limits: ServiceLimits) -> JSONValue {
         let s = graph.metadata.statistics
         let degrees = { (v: Int32) in JSONValue.rounded(Double(v) * 1e-7, 7) }
         let profiles: [JSONValue] = graph.profiles.map { p in
@@ -23,7 +23,8 @@ enum InfoEndpoint {
             ("nodes", .int(graph.nodeCount)),
             ("edges", .int(graph.edgeCount)),
             ("profiles", .array(profiles)),
-            ("services", .array(["route", "table", "trip", "nearest"].map { .string($0) })),
+            ("services", .array((["route", "table", "trip", "nearest"] + (transit.router == nil ? [] : ["transit"])).map { .string($0) })),
+            ("timetable", .bool(transit.router != nil)),
             ("limits", .object([
                 ("routeCoordinates", .int(limits.maximumRouteCoordinates)), ("tableCells", .int(limits.maximumTableCells)),
                 ("tripCoordinates", .int(limits.maximumTripCoordinates)), ("nearestResults", .int(limits.maximumNearestResults)),

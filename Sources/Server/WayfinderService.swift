@@ -2,13 +2,15 @@ import Foundation
 import Graph
 import Wayfinder
 
-/// The HTTP API over one graph: the map page and its assets, `/health`, `/info`, `/roads`, and OSRM's route, table,
-/// trip and nearest services. Thread-safe: one instance answers every worker thread.
+/// The HTTP API over one graph: the map page and its assets, `/health`, `/info`, `/roads`, OSRM's route, table,
+/// trip and nearest services, and `/transit/v1` when the graph has a timetable. Thread-safe: one instance answers every worker thread.
 public final class WayfinderService: HTTPHandler, @unchecked Sendable {
     public let graph: RoadGraph
     public let limits: ServiceLimits
     /// The served profiles by graph profile name ("car", "foot").
     public let engines: [String: ProfileEngine]
+    /// The timetable's router, or why the graph serves no transit.
+    public let transit: TransitEngine
 
     /// Prepares every profile of `graph` that the API serves (car and foot).
     public init(graph: RoadGraph, limits: ServiceLimits = ServiceLimits()) throws(RoutingError) {
@@ -19,6 +21,7 @@ public final class WayfinderService: HTTPHandler, @unchecked Sendable {
             engines[name] = try ProfileEngine(graph: graph, profile: name)
         }
         self.engines = engines
+        transit = TransitEngine(graph: graph)
     }
 
     /// The answer to one request: the page, JSON, or OSRM's error JSON (never a trap).
@@ -33,15 +36,19 @@ public final class WayfinderService: HTTPHandler, @unchecked Sendable {
         case "/map.js": return MapPage.script
         case "/map.css": return MapPage.style
         case "/health": return .json(InfoEndpoint.health())
-        case "/info": return .json(InfoEndpoint.info(graph: graph, engines: engines, limits: limits))
+        case "/info": return .json(InfoEndpoint.info(graph: graph, engines: engines, transit: transit, limits: limits))
         case "/roads": return .json(try RoadsEndpoint.respond(request, graph: graph, limits: limits))
         default: break
+        }
+        if request.path.hasPrefix("/transit/") || request.path == "/transit" {
+            let body = try TransitEndpoint.respond(request, engine: transit, limits: limits)
+            return HTTPResponse(contentType: "application/json; charset=utf-8", body: body)
         }
         let services: Set<String> = ["route", "table", "trip", "nearest"]
         // Paths shaped like OSRM's (or naming one of its services) get OSRM's errors; anything else is not found.
         let segments = request.path.split(separator: "/")
         guard let first = segments.first, services.contains(String(first)) || segments.count == 4 else {
-            throw .notFound("nothing at \(request.path): the API has /route, /table, /trip and /nearest (v1), /roads, /info and /health")
+            throw .notFound("nothing at \(request.path): the API has /route, /table, /trip, /nearest and /transit (v1), /roads, /info and /health")
         }
         let parsed = try OSRMRequest(request, services: services)
         let profileName = OSRMRequest.profileAliases[parsed.profile]!

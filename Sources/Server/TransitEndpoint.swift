@@ -1,0 +1,87 @@
+import Foundation
+import Transit
+import Wayfinder
+
+/// `/transit/v1/{lon,lat;lon,lat…}?depart=…|arrive=…[&max_transfers=N][&max_walk=M]`: transit itineraries (walk and
+/// ride legs) through the coordinates, in the shape of `wayfinder route --mode transit --format json` plus `code`.
+enum TransitEndpoint {
+    static let options: Set<String> = ["depart", "arrive", "max_transfers", "max_walk"]
+
+    /// The JSON body of a transit request, or the OSRM error it fails with.
+    static func respond(_ request: HTTPRequest, engine: TransitEngine, limits: ServiceLimits) throws(OSRMError) -> [UInt8] {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        guard parts.count == 3, parts[0] == "transit" else {
+            throw .invalidUrl("expected /transit/v1/{lon,lat;lon,lat…}, got \(request.path)")
+        }
+        guard parts[1] == "v1" else { throw .invalidVersion("unknown version '\(parts[1])' (only v1)") }
+        guard let router = engine.router else { throw .invalidOptions(engine.unavailable ?? "this graph serves no transit") }
+        var text = parts[2]
+        if text.hasSuffix(".json") { text.removeLast(5) }
+        let stops = try OSRMRequest.parseCoordinates(text)
+        guard stops.count >= 2 else { throw .invalidQuery("a transit route needs at least two coordinates, got \(stops.count)") }
+        guard stops.count <= limits.maximumRouteCoordinates else {
+            throw .tooBig("a transit route may have at most \(limits.maximumRouteCoordinates) coordinates, got \(stops.count)")
+        }
+        var values: [String: String] = [:]
+        for (name, value) in request.query {
+            guard options.contains(name) else {
+                throw .invalidOptions("unknown option '\(name)' for transit (accepted: \(options.sorted().joined(separator: ", ")))")
+            }
+            values[name] = value
+        }
+        if values["depart"] != nil && values["arrive"] != nil { throw .invalidOptions("give depart or arrive, not both") }
+        let zone = router.timeZone
+        let depart = try values["depart"].map { text throws(OSRMError) in try parseTime(text, option: "depart", zone: zone) }
+        let arrive = try values["arrive"].map { text throws(OSRMError) in try parseTime(text, option: "arrive", zone: zone) }
+        var transitOptions = TransitOptions(maxSnappingDistance: limits.defaultRadius)
+        if let text = values["max_transfers"] {
+            guard let n = Int(text), (0...6).contains(n) else {
+                throw .invalidQuery("max_transfers must be a whole number from 0 to 6, got '\(text)'")
+            }
+            transitOptions.maxTransfers = n
+        }
+        if let text = values["max_walk"] {
+            guard let m = Double(text), m.isFinite, m >= 0 else { throw .invalidQuery("max_walk must be a number of metres, got '\(text)'") }
+            transitOptions.maxWalk = m
+        }
+        var trip: TransitTrip
+        do {
+            trip = try router.trip(through: stops, departure: arrive == nil ? (depart ?? Date()) : nil, arrival: arrive, options: transitOptions)
+        } catch {
+            throw OSRMError(transit: error)
+        }
+        trip.timeZone = zone
+        // The encoder writes sorted keys, so "code" goes first: splice it in after the opening brace.
+        let document = TransitJSONEncoder().encode(trip)
+        return Array("{\"code\":\"Ok\",".utf8) + Array(document.utf8.dropFirst())
+    }
+
+    /// A query time: local time in the feed's zone when it has no offset (2017-05-10T08:30), or ISO 8601 with an
+    /// offset (2017-05-10T08:30:00-04:00; write `+` as %2B in URLs).
+    static func parseTime(_ text: String, option: String, zone: TimeZone) throws(OSRMError) -> Date {
+        if let local = ServiceDay.parseLocal(text) {
+            return Date(timeIntervalSince1970: TimeInterval(ServiceDay.instant(day: local.day, secondOfDay: local.secondOfDay, in: zone)))
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        for pattern in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX"] {
+            formatter.dateFormat = pattern
+            if let date = formatter.date(from: text) { return date }
+        }
+        throw .invalidQuery("\(option) '\(text)' is not an ISO 8601 date-time such as 2017-05-10T08:30 (the feed's local time) or 2017-05-10T08:30:00-04:00")
+    }
+}
+
+extension OSRMError {
+    /// A failed transit query as the API reports it: every case is a 400 naming the range or limits at fault.
+    init(transit error: TransitError) {
+        switch error {
+        case .noTransitRoute: self = .noRoute(error.description)
+        case .noRoad: self = .noSegment(error.description)
+        case .dateOutsideFeed: self = .invalidValue(error.description)
+        case .invalidCoordinate, .tooFewStops: self = .invalidQuery(error.description)
+        default: self = .invalidOptions(error.description)
+        }
+    }
+}
