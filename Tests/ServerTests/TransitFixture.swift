@@ -1,0 +1,30 @@
+import Foundation
+import Graph
+import OSM
+import Server
+import Transit
+
+/// The Terre Haute sample map with its GTFS feed (imported once, without landmarks) and a service over it.
+enum TransitFixture {
+    nonisolated(unsafe) static var cached: WayfinderService?
+    static let lock = NSLock()
+
+    /// A morning trip across town that rides a bus (lon,lat as the URL takes them).
+    static let north = "-87.39769,39.48577", south = "-87.4164615,39.4565472"
+
+    static func terreHaute() throws -> WayfinderService {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached { return cached }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: ServerFixture.folder, withIntermediateDirectories: true)
+        let path = ServerFixture.folder.appendingPathComponent("terre-haute.wfg").path
+        var importer = GraphImporter()
+        importer.buildLandmarks = false
+        _ = try importer.run(input: root.appendingPathComponent("Data/terre-haute.osm.gz").path, output: path)
+        _ = try TransitImporter().run(feeds: [root.appendingPathComponent("Data/terre-haute-gtfs.zip").path], graphPath: path, output: path)
+        let service = try WayfinderService(graph: RoadGraph(path: path))
+        cached = service
+        return service
+    }
+}
