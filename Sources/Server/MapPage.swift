@@ -1,5 +1,5 @@
 /// The offline map page served at `/`: HTML, CSS and JavaScript embedded in the binary (no CDN, no tile server).
-/// The page draws the graph's roads from `/roads` and routes with `/route/v1`.
+/// The page draws the graph's roads from `/roads` and routes with `/route/v1` (and `/transit/v1` with a timetable).
 public enum MapPage {
     /// `/`: the page.
     public static let html = HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(MapPageHTML.text.utf8),
@@ -30,7 +30,8 @@ enum MapPageHTML {
   <div id="pins"></div>
 </div>
 <div id="toolbar">
-  <label>Mode <select id="mode"><option value="car">Car</option><option value="walk">Walk</option></select></label>
+  <label>Mode <select id="mode"><option value="car">Car</option><option value="walk">Walk</option><option value="transit" disabled hidden>Transit</option></select></label>
+  <label id="when-label" hidden>Depart <input id="when" type="datetime-local" aria-label="departure time (the feed's local time; empty: now)"></label>
   <button id="lines" type="button">Lines</button>
   <button id="routes" type="button">Routes</button>
   <button id="clear" type="button">Clear</button>
@@ -74,5 +75,6 @@ html, body { margin: 0; height: 100%; overflow: hidden; font: 14px/1.3 system-ui
 .pin .callout input { font: inherit; font-weight: 600; border: none; width: 7em; padding: 0; background: transparent; }
 .pin .callout input:focus { outline: 1px solid #1a73e8; }
 .pin .eta { display: block; color: #1a73e8; font-size: 12px; }
+#when { font: inherit; }
 """#
 }

@@ -1,4 +1,5 @@
-/// The page's JavaScript: a Web Mercator canvas map of `/roads` vectors with pins, straight lines and routes.
+/// The page's JavaScript: a Web Mercator canvas map of `/roads` vectors with pins, straight lines, routes and
+/// transit itineraries (walk legs dotted, ride legs solid green).
 enum MapPageScript {
     static let text = #"""
 "use strict";
@@ -6,7 +7,8 @@ enum MapPageScript {
   const TILE = 256, PAD = 60;
   const map = document.getElementById("map"), roadsCanvas = document.getElementById("roads"),
         overlayCanvas = document.getElementById("overlay"), pinsLayer = document.getElementById("pins"),
-        statusLine = document.getElementById("status"), modeSelect = document.getElementById("mode");
+        statusLine = document.getElementById("status"), modeSelect = document.getElementById("mode"),
+        whenInput = document.getElementById("when"), whenLabel = document.getElementById("when-label");
   const view = { lon: 0, lat: 0, zoom: 2, width: 0, height: 0 };
   const state = { pins: [], overlay: null, roads: null, roadsKey: "", requestSerial: 0, busy: false };
   const tierStyle = [["#e8a33d", 4], ["#f6d365", 3], ["#ffffff", 2], ["#d8d2c8", 1]];
@@ -99,11 +101,27 @@ enum MapPageScript {
     const o = state.overlay;
     if (!o) return;
     g.lineCap = "round"; g.lineJoin = "round";
+    if (o.kind === "transit") { drawTransit(g, o.legs); return; }
     g.setLineDash(o.kind === "lines" ? [10, 8] : []);
     for (const [colour, width] of o.kind === "lines" ? [["#555", 3]] : [["#0b3d91", 8], ["#1a73e8", 5]]) {
       g.strokeStyle = colour; g.lineWidth = width; g.beginPath();
       o.points.forEach(([lon, lat], i) => { const [x, y] = toScreen(lon, lat); if (i) g.lineTo(x, y); else g.moveTo(x, y); });
       g.stroke();
+    }
+    g.setLineDash([]);
+  }
+
+  // Transit: walk legs as blue dots, ride legs as solid green lines over a dark casing.
+  function drawTransit(g, legs) {
+    for (const leg of legs) {
+      const ride = leg.kind === "ride";
+      const strokes = ride ? [["#0b5d1e", 8], ["#1e9e3e", 5]] : [["#1a73e8", 4]];
+      g.setLineDash(ride ? [] : [2, 7]);
+      for (const [colour, width] of strokes) {
+        g.strokeStyle = colour; g.lineWidth = width; g.beginPath();
+        leg.points.forEach(([lon, lat], i) => { const [x, y] = toScreen(lon, lat); if (i) g.lineTo(x, y); else g.moveTo(x, y); });
+        g.stroke();
+      }
     }
     g.setLineDash([]);
   }
@@ -187,6 +205,7 @@ enum MapPageScript {
 
   async function showRoutes() {
     if (state.pins.length < 2) { setStatus("drop at least two pins first", true); return; }
+    if (modeSelect.value === "transit") { await showTransit(); return; }
     const profile = modeSelect.value === "walk" ? "walking" : "driving";
     const coordinates = state.pins.map(p => `${p.lon.toFixed(6)},${p.lat.toFixed(6)}`).join(";");
     setStatus("routing…");
@@ -201,6 +220,38 @@ enum MapPageScript {
       fitAll();
     } catch (error) {
       setStatus("routing failed: " + error, true);
+    } finally { state.busy = false; }
+  }
+
+  // One /transit/v1 request per pair of consecutive pins, each leaving when the previous arrives; each pin's callout
+  // shows its arrival time (the feed's local clock) and the time from the previous pin.
+  async function showTransit() {
+    setStatus("planning transit…");
+    state.busy = true;
+    try {
+      const legs = [], etas = ["start"];
+      let depart = whenInput.value, first = null, last = null, rides = 0;
+      for (let i = 1; i < state.pins.length; i++) {
+        const a = state.pins[i - 1], b = state.pins[i];
+        const pair = `${a.lon.toFixed(6)},${a.lat.toFixed(6)};${b.lon.toFixed(6)},${b.lat.toFixed(6)}`;
+        const query = depart ? `?depart=${encodeURIComponent(depart)}` : "";
+        const answer = await (await fetch(`/transit/v1/${pair}${query}`)).json();
+        if (answer.code !== "Ok") { setStatus(`${answer.code}: ${answer.message}`, true); return; }
+        const plan = answer.legs[0], itinerary = plan.itineraries[plan.best];
+        for (const leg of itinerary.legs) legs.push({ kind: leg.kind, points: decodePolyline(leg.polyline, 6) });
+        rides += itinerary.rides;
+        first = first || answer.expectedDepartureDate;
+        last = answer.expectedArrivalDate;
+        etas.push(`ETA ${answer.expectedArrivalDate.slice(11, 16)} (+${formatDuration(answer.expectedTravelTime)})`);
+        depart = answer.expectedArrivalDate;
+      }
+      state.overlay = { kind: "transit", legs, points: legs.flatMap(l => l.points) };
+      state.pins.forEach((pin, i) => setETA(pin, etas[i]));
+      const total = (Date.parse(last) - Date.parse(first)) / 1000;
+      setStatus(`leave ${first.slice(11, 16)}, arrive ${last.slice(11, 16)}: ${formatDuration(total)}, ${rides} ride${rides === 1 ? "" : "s"}`);
+      fitAll();
+    } catch (error) {
+      setStatus("transit planning failed: " + error, true);
     } finally { state.busy = false; }
   }
 
@@ -250,6 +301,7 @@ enum MapPageScript {
   document.getElementById("lines").addEventListener("click", showLines);
   document.getElementById("routes").addEventListener("click", showRoutes);
   document.getElementById("clear").addEventListener("click", clearAll);
+  modeSelect.addEventListener("change", () => { whenLabel.hidden = modeSelect.value !== "transit"; });
   window.addEventListener("resize", resize);
 
   // For scripts and tests: the view, and where a coordinate is on screen.
@@ -265,6 +317,9 @@ enum MapPageScript {
       const info = await (await fetch("/info")).json();
       const [w, s, e, n] = info.bounds;
       fit([[w, s], [e, n]]);
+      // Transit only where the graph has a timetable.
+      const transit = modeSelect.querySelector('option[value="transit"]');
+      transit.disabled = transit.hidden = !info.timetable;
       setStatus("click or long-press to drop pins");
       document.body.dataset.ready = "true";
     } catch (error) { setStatus("the server did not answer /info: " + error, true); }
