@@ -5,103 +5,13 @@
 usage: map_page_check.py BASE_URL SCREENSHOT.png   (the server must hold the bundled Monaco sample)
 Loads the page, drops three pins with real mouse clicks, renames one, presses Lines, then Routes (car), checks the
 drawn route (blue pixels on the overlay), the ETAs against /route, that the view fits the pins, saves a screenshot;
-routes on foot; pans by dragging, zooms with the wheel, drops a pin by a long press; then presses Clear. Exits 0 on success, 1 with a message on failure, 77 when no Chromium is installed.
+routes on foot; checks that transit is not offered (Monaco has no timetable); pans by dragging, zooms with the wheel, drops a pin by a long press; then presses Clear. Exits 0 on success, 1 with a message on failure, 77 when no Chromium is installed.
 """
-import base64, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
+import base64, json, sys, time, urllib.request
+
+from devtools import DevTools, fail
 
 base_url, screenshot = sys.argv[1].rstrip("/"), sys.argv[2]
-browser = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)), None)
-if browser is None:
-    print("no chromium installed (apt-get install chromium)")
-    sys.exit(77)
-
-
-def fail(message):
-    print("FAILED:", message)
-    sys.exit(1)
-
-
-class DevTools:
-    """The DevTools protocol over the pipe Chromium reads on fd 3 and writes on fd 4 (NUL-separated JSON)."""
-
-    def __init__(self):
-        to_browser_read, self.to_browser = os.pipe()
-        self.from_browser, from_browser_write = os.pipe()
-
-        def plumb():
-            # os.pipe() descriptors are close-on-exec, and dup2 onto the same number keeps that: clear it explicitly.
-            for source, target in ((to_browser_read, 3), (from_browser_write, 4)):
-                if source != target:
-                    os.dup2(source, target)
-                os.set_inheritable(target, True)
-
-        self.profile = tempfile.mkdtemp(prefix="wayfinder-chromium-")
-        self.process = subprocess.Popen(
-            [browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-             "--disable-extensions", "--disable-background-networking", "--remote-debugging-pipe",
-             f"--user-data-dir={self.profile}", "--window-size=1000,700", "about:blank"],
-            preexec_fn=plumb, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(to_browser_read)
-        os.close(from_browser_write)
-        self.buffer = b""
-        self.next_id = 0
-        self.session = None
-
-    def call(self, method, params=None, session=True, timeout=20):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params or {}}
-        if session and self.session:
-            message["sessionId"] = self.session
-        os.write(self.to_browser, json.dumps(message).encode() + b"\0")
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            while b"\0" in self.buffer:
-                raw, self.buffer = self.buffer.split(b"\0", 1)
-                answer = json.loads(raw)
-                if answer.get("id") == self.next_id:
-                    if "error" in answer:
-                        fail(f"{method}: {answer['error']}")
-                    return answer.get("result", {})
-            chunk = os.read(self.from_browser, 1 << 16)
-            if not chunk:
-                fail("chromium closed the pipe")
-            self.buffer += chunk
-        fail(f"{method} timed out")
-
-    def evaluate(self, expression):
-        result = self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True})
-        if "exceptionDetails" in result:
-            fail(f"script error in {expression!r}: {result['exceptionDetails']}")
-        return result["result"].get("value")
-
-    def wait_for(self, expression, what, timeout=15):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            if self.evaluate(expression):
-                return
-            time.sleep(0.1)
-        fail(f"timed out waiting for {what}")
-
-    def click(self, x, y):
-        for kind in ("mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
-
-    def click_button(self, element_id):
-        x, y = self.evaluate(f"(() => {{ const r = document.getElementById('{element_id}').getBoundingClientRect();"
-                             " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
-        self.click(x, y)
-
-    def close(self):
-        try:
-            self.call("Browser.close", session=False, timeout=5)
-        except SystemExit:
-            pass
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        shutil.rmtree(self.profile, ignore_errors=True)
-
 
 tools = DevTools()
 try:
@@ -109,6 +19,8 @@ try:
     tools.session = tools.call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
     tools.wait_for("document.body && document.body.dataset.ready === 'true'", "the page to load /info")
     tools.wait_for("wayfinderMap.state.roads && wayfinderMap.state.roads.length > 50", "roads from /roads to be drawn")
+    if tools.evaluate("(() => { const o = document.querySelector('#mode option[value=transit]'); return o.disabled && o.hidden; })()") is not True:
+        fail("the mode selector offers transit on a graph without a timetable")
 
     stops = [(7.4270, 43.7395), (7.4197, 43.7312), (7.4150, 43.7275)]
     for i, (lon, lat) in enumerate(stops):

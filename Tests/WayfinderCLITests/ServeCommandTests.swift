@@ -156,6 +156,22 @@ final class ServeCommandTests: CLITestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot))
     }
 
+    func testMapPageTransitInHeadlessChromium() throws {
+        guard let python = tool("python3") else { throw XCTSkip("python3 is not installed") }
+        guard tool("chromium") != nil || tool("chromium-browser") != nil else {
+            throw XCTSkip("chromium is not installed (apt-get install chromium; .ci/run does)")
+        }
+        let imported = try run(["import", sample("terre-haute.osm.gz"), "--gtfs", sample("terre-haute-gtfs.zip"), "--no-landmarks",
+                                "-o", tmp("terre-haute.wfg"), "--quiet"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let server = try Server(["--graph", tmp("terre-haute.wfg")], folder: temp)
+        defer { server.stop() }
+        let screenshot = packageRoot.appendingPathComponent(".build/map-page-transit.png").path
+        let result = try external(python, [script("map_page_transit_check.py"), server.base, screenshot], timeout: 180)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot))
+    }
+
     func testLoadWithWrkHasNoFailuresAndFlatMemory() throws {
         guard let wrk = tool("wrk") else { throw XCTSkip("wrk is not installed (apt-get install wrk; .ci/run does)") }
         let server = try monacoServer(["--threads", "2"])
