@@ -17,6 +17,10 @@ usage: ch-benchmark GRAPH.wfg [--pairs N] [--seed N] [--modes car,foot] [--matri
   --matrix LIST matrix sizes to time, N×N random places (default 100,1000)
   --trip LIST   trip sizes to time, N random stops (default 100,1000)
   --runs N      runs of each matrix and trip size; the median is reported (default 3)
+
+When the graph file has no hierarchy (imported with --no-ch), one is built in the process and timed; the
+environment variables CH_WITNESS_LIMIT and CH_ESTIMATE_LIMIT then override the builder's witness-search limits
+(for tuning them).
 """
 
 func fail(_ message: String) -> Never {
