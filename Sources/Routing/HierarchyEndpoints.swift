@@ -11,10 +11,8 @@ struct HierarchySource {
 /// A route's end seen by a hierarchy search: the vertices from which it ends, with the time and length still to
 /// go (for a target part-way along an edge, the move onto that edge, `entry`, and the part of it travelled).
 struct HierarchyTarget {
-    struct Entry { var d: UInt32; var cost: Double; var length: Double }
     struct Seed { var vertex: Int; var label: Double; var length: Double; var entry: UInt32? }
     let endpoint: SearchEndpoint
-    var entries: [Entry] = []
     var seeds: [Seed] = []
 }
 
@@ -46,17 +44,9 @@ struct HierarchyEndpointBuilder: Sendable {
     func source(_ endpoint: SearchEndpoint) -> HierarchySource {
         let g = states.space
         var source = HierarchySource(endpoint: endpoint)
-        func add(_ d: UInt32, _ cost: Double, _ len: Double) {
-            source.starts.append(.init(vertex: states.vertex(ofState: g.stateID(d, rule: g.rules.start(d))), d: d, cost: cost, length: len))
-        }
-        if let n = endpoint.node {
-            g.forEachLeaving(n) { d in add(d, Double(g.time(d)), length(d)) }
-        } else {
-            let e = UInt32(endpoint.edge)
-            for d in [e << 1, e << 1 | 1] where g.time(d) != closedEdge {
-                let remaining = g.isReversed(d) ? endpoint.fraction : 1 - endpoint.fraction
-                add(d, Double(g.time(d)) * remaining, length(d) * remaining)
-            }
+        g.forEachStart(endpoint) { d, remaining in
+            source.starts.append(.init(vertex: states.vertex(ofState: g.stateID(d, rule: g.rules.start(d))), d: d,
+                                       cost: Double(g.time(d)) * remaining, length: length(d) * remaining))
         }
         return source
     }
@@ -80,18 +70,13 @@ struct HierarchyEndpointBuilder: Sendable {
             if !g.isBlocked(m) { target.seeds.append(.init(vertex: m, label: 0, length: 0, entry: nil)) }
             forEachSpecialArrival(at: m) { vertex, _, _ in target.seeds.append(.init(vertex: vertex, label: 0, length: 0, entry: nil)) }
         } else {
-            let e = UInt32(endpoint.edge)
-            for d in [e << 1, e << 1 | 1] where g.time(d) != closedEdge {
-                let part = g.isReversed(d) ? 1 - endpoint.fraction : endpoint.fraction
-                let entry = HierarchyTarget.Entry(d: d, cost: Double(g.time(d)) * part, length: length(d) * part)
-                target.entries.append(entry)
+            for (d, part) in g.targetEntries(endpoint) {
                 // Ending takes the move onto d from its tail, then the part of d up to the target.
+                let cost = Double(g.time(d)) * part, len = length(d) * part
                 let u = g.tail(d)
-                if !g.isBlocked(u) { target.seeds.append(.init(vertex: u, label: entry.cost, length: entry.length, entry: d)) }
+                if !g.isBlocked(u) { target.seeds.append(.init(vertex: u, label: cost, length: len, entry: d)) }
                 forEachSpecialArrival(at: u) { vertex, a, rule in
-                    if g.move(from: a, rule: rule, to: d) != nil {
-                        target.seeds.append(.init(vertex: vertex, label: entry.cost, length: entry.length, entry: d))
-                    }
+                    if g.move(from: a, rule: rule, to: d) != nil { target.seeds.append(.init(vertex: vertex, label: cost, length: len, entry: d)) }
                 }
             }
         }
@@ -106,13 +91,9 @@ struct HierarchyEndpointBuilder: Sendable {
         if let n = start.node, end.node == n { return DirectRoute(cost: 0, length: 0, kind: .zero) }
         var best: DirectRoute? = nil
         func offer(_ candidate: DirectRoute) { if best == nil || candidate.cost < best!.cost { best = candidate } }
-        if start.node != nil {
-            for s in source.starts { for entry in target.entries where entry.d == s.d { offer(DirectRoute(cost: entry.cost, length: entry.length, kind: .direct(s.d))) } }
-        } else if end.node == nil && end.edge == start.edge {
-            for s in source.starts {
-                let ahead = g.isReversed(s.d) ? end.fraction <= start.fraction : end.fraction >= start.fraction
-                let part = abs(end.fraction - start.fraction)
-                if ahead { offer(DirectRoute(cost: Double(g.time(s.d)) * part, length: length(s.d) * part, kind: .direct(s.d))) }
+        for s in source.starts {
+            if let part = g.directFraction(from: start, along: s.d, to: end) {
+                offer(DirectRoute(cost: Double(g.time(s.d)) * part, length: length(s.d) * part, kind: .direct(s.d)))
             }
         }
         if let m = end.node {

@@ -69,9 +69,4 @@ public struct HierarchyStates: Sendable {
         }
         g.forEachMove(fromState: state) { next, d in body(self.vertex(ofState: next), d) }
     }
-
-    /// The deep turn-rule vertices that arriving along d can leave the search in.
-    func deepVertices(arrivingBy d: UInt32, in table: [UInt32: [Int32]]) -> [Int] {
-        (table[d] ?? []).map { trieBase + Int($0) }
-    }
 }

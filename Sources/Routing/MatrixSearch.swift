@@ -75,7 +75,7 @@ public struct MatrixSearch: Sendable {
                         if total < bestTime[j] { bestTime[j] = total; bestLength[j] = length + buckets.length[k] }
                     }
                 }
-                for j in 0..<destinationCount where mayBeDirect(source, targets[j]) {
+                for j in 0..<destinationCount {
                     if let direct = builder.direct(source, targets[j]), direct.cost <= bestTime[j] {
                         bestTime[j] = direct.cost; bestLength[j] = direct.length
                     }
@@ -87,16 +87,6 @@ public struct MatrixSearch: Sendable {
         result.durations = rows.durations
         result.distances = rows.distances
         return result
-    }
-
-    /// Whether a pair can have a route that needs no hierarchy search (same node, same edge, one edge apart):
-    /// a quick filter before `HierarchyEndpointBuilder.direct`.
-    @inline(__always)
-    func mayBeDirect(_ source: HierarchySource, _ target: HierarchyTarget) -> Bool {
-        let start = source.endpoint, end = target.endpoint, g = search.space
-        if start.edge == end.edge { return true }
-        if let m = end.node { return start.node == m || source.starts.contains { g.head($0.d) == m } }
-        return start.node != nil && source.starts.contains { g.edge($0.d) == end.edge }
     }
 }
 

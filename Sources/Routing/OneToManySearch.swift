@@ -58,40 +58,22 @@ public struct OneToManySearch: Sendable {
             if let m = target.node {
                 nodeTargets[m, default: []].append(i)
             } else {
-                let e = UInt32(target.edge)
-                if g.time(e << 1) != closedEdge { entriesByTarget[i].append((e << 1, cost(e << 1) * target.fraction)) }
-                if g.time(e << 1 | 1) != closedEdge { entriesByTarget[i].append((e << 1 | 1, cost(e << 1 | 1) * (1 - target.fraction))) }
+                entriesByTarget[i] = g.targetEntries(target).map { ($0.d, cost($0.d) * $0.fraction) }
                 for entry in entriesByTarget[i] { entryTargets[g.tail(entry.d), default: []].append((i, entry.d, entry.cost)) }
             }
         }
 
         // Start states, and targets reached without passing a node.
-        if let n = start.node {
-            for i in nodeTargets[n] ?? [] { zero[i] = true; best[i] = 0 }
-            g.forEachLeaving(n) { d in
-                for (i, target) in targets.enumerated() where target.node == nil && !zero[i] {
-                    for entry in entriesByTarget[i] where entry.d == d && entry.cost < best[i] {
-                        best[i] = entry.cost; direct[i] = true; bestEntry[i] = d; bestState[i] = -1
-                    }
-                }
-                let state = g.stateID(d, rule: g.rules.start(d))
-                let c = cost(d)
-                if !ws.isReached(state) || c < ws.cost[state] {
-                    ws.reach(state, cost: c, parent: -1)
-                    ws.heap.push(c, Int32(state))
+        if let n = start.node { for i in nodeTargets[n] ?? [] { zero[i] = true; best[i] = 0 } }
+        g.forEachStart(start) { d, remaining in
+            for (i, target) in targets.enumerated() where !zero[i] {
+                if let part = g.directFraction(from: start, along: d, to: target), cost(d) * part < best[i] {
+                    best[i] = cost(d) * part; direct[i] = true; bestEntry[i] = d; bestState[i] = -1
                 }
             }
-        } else {
-            let e = UInt32(start.edge)
-            for d in [e << 1, e << 1 | 1] where g.time(d) != closedEdge {
-                let remaining = g.isReversed(d) ? start.fraction : 1 - start.fraction
-                for (i, target) in targets.enumerated() where target.node == nil && target.edge == start.edge {
-                    let ahead = g.isReversed(d) ? target.fraction <= start.fraction : target.fraction >= start.fraction
-                    let c = cost(d) * abs(target.fraction - start.fraction)
-                    if ahead && c < best[i] { best[i] = c; direct[i] = true; bestEntry[i] = d; bestState[i] = -1 }
-                }
-                let state = g.stateID(d, rule: g.rules.start(d))
-                let c = cost(d) * remaining
+            let state = g.stateID(d, rule: g.rules.start(d))
+            let c = cost(d) * remaining
+            if !ws.isReached(state) || c < ws.cost[state] {
                 ws.reach(state, cost: c, parent: -1)
                 ws.heap.push(c, Int32(state))
             }

@@ -72,12 +72,7 @@ public struct RouteSearch: Sendable {
         let cosTarget = cos(targetLatitude)
         let metresPerMillisecond = g.maximumSpeed
         // The directed edges that end the route part-way along the target edge, and their partial cost.
-        var targetEntries: [(d: UInt32, cost: Double)] = []
-        if target.node == nil {
-            let e = UInt32(target.edge)
-            if g.time(e << 1) != closedEdge { targetEntries.append((e << 1, cost(e << 1) * target.fraction)) }
-            if g.time(e << 1 | 1) != closedEdge { targetEntries.append((e << 1 | 1, cost(e << 1 | 1) * (1 - target.fraction))) }
-        }
+        let targetEntries = g.targetEntries(target).map { (d: $0.d, cost: cost($0.d) * $0.fraction) }
         // ALT bound: the nodes the target is entered from, with the time still to go from each.
         let landmarks = useHeuristic ? LandmarkBound(profile: g.profile, targets: target.node.map { [($0, 0.0)] } ?? targetEntries.map { (g.tail($0.d), $0.cost) }) : nil
         @inline(__always) func bound(_ node: Int) -> Double {
@@ -95,31 +90,15 @@ public struct RouteSearch: Sendable {
         var bestEntry: UInt32? = nil      // the partial target edge taken last, if any
         var direct: Bool = false          // start and target on the same edge, reached without a node between
 
-        // Start states.
-        if let n = start.node {
-            if target.node == n { return SearchResult(traversals: [], duration: 0, distance: 0, settled: 0) }
-            g.forEachLeaving(n) { d in
-                for entry in targetEntries where entry.d == d && entry.cost < best {
-                    best = entry.cost; direct = true; bestEntry = d; bestState = -1
-                }
-                let state = g.stateID(d, rule: g.rules.start(d))
-                let c = cost(d)
-                if !ws.isReached(state) || c < ws.cost[state] {
-                    ws.reach(state, cost: c, parent: -1)
-                    ws.heap.push(c + bound(g.head(d)), Int32(state))
-                }
+        // Start states, and the target reached without passing a node.
+        if let n = start.node, target.node == n { return SearchResult(traversals: [], duration: 0, distance: 0, settled: 0) }
+        g.forEachStart(start) { d, remaining in
+            if let part = g.directFraction(from: start, along: d, to: target), cost(d) * part < best {
+                best = cost(d) * part; direct = true; bestEntry = d; bestState = -1
             }
-        } else {
-            let e = UInt32(start.edge)
-            for d in [e << 1, e << 1 | 1] where g.time(d) != closedEdge {
-                let remaining = g.isReversed(d) ? start.fraction : 1 - start.fraction
-                if target.node == nil && target.edge == start.edge {
-                    let ahead = g.isReversed(d) ? target.fraction <= start.fraction : target.fraction >= start.fraction
-                    let c = cost(d) * abs(target.fraction - start.fraction)
-                    if ahead && c < best { best = c; direct = true; bestEntry = d; bestState = -1 }
-                }
-                let state = g.stateID(d, rule: g.rules.start(d))
-                let c = cost(d) * remaining
+            let state = g.stateID(d, rule: g.rules.start(d))
+            let c = cost(d) * remaining
+            if !ws.isReached(state) || c < ws.cost[state] {
                 ws.reach(state, cost: c, parent: -1)
                 ws.heap.push(c + bound(g.head(d)), Int32(state))
             }

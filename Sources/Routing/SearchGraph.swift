@@ -69,6 +69,36 @@ public struct SearchGraph: @unchecked Sendable {
         state < 2 * graph.edgeCount ? rules.start(UInt32(state)) : Int32(state - 2 * graph.edgeCount)
     }
 
+    /// Calls `body` with each directed edge a route from `start` may set out along and the fraction of it still to
+    /// travel: every open edge out of its node (all of it), or either open direction of its edge (the part ahead).
+    @inline(__always)
+    public func forEachStart(_ start: SearchEndpoint, _ body: (UInt32, Double) -> Void) {
+        if let n = start.node {
+            forEachLeaving(n) { body($0, 1) }
+            return
+        }
+        let e = UInt32(start.edge)
+        for d in [e << 1, e << 1 | 1] where time(d) != closedEdge { body(d, isReversed(d) ? start.fraction : 1 - start.fraction) }
+    }
+
+    /// The directed edges a route ends part-way along at `target`, with the fraction of each travelled (none for a
+    /// target on a node).
+    public func targetEntries(_ target: SearchEndpoint) -> [(d: UInt32, fraction: Double)] {
+        guard target.node == nil else { return [] }
+        let e = UInt32(target.edge)
+        return [e << 1, e << 1 | 1].filter { time($0) != closedEdge }.map { ($0, isReversed($0) ? 1 - target.fraction : target.fraction) }
+    }
+
+    /// The fraction of start edge d travelled to reach `target` without passing a node, or nil when d does not lead
+    /// there: a target on d's edge, ahead of the start (anywhere on it when the start is d's tail node).
+    @inline(__always)
+    public func directFraction(from start: SearchEndpoint, along d: UInt32, to target: SearchEndpoint) -> Double? {
+        guard target.node == nil, edge(d) == target.edge else { return nil }
+        if start.node != nil { return isReversed(d) ? 1 - target.fraction : target.fraction }
+        let ahead = isReversed(d) ? target.fraction <= start.fraction : target.fraction >= start.fraction
+        return ahead ? abs(target.fraction - start.fraction) : nil
+    }
+
     /// Calls `body` with every state one move away from `state`, and the directed edge the move takes.
     @inline(__always)
     public func forEachMove(fromState state: Int, _ body: (Int, UInt32) -> Void) {
