@@ -9,9 +9,9 @@ public struct HierarchySearch: Sendable {
     public let hierarchy: ContractionHierarchy
     public let states: HierarchyStates
     let endpoints: HierarchyEndpointBuilder
-    private let pool: HierarchyWorkspacePool
+    private let pool: WorkspacePool<HierarchyWorkspace>
     /// One-direction scratch space for matrices, kept between calls.
-    let upwardPool: UpwardSearchPool
+    let upwardPool: WorkspacePool<UpwardSearch>
 
     /// Prepares searches over `hierarchy`, built for `states` (nil when the hierarchy does not match them).
     public init?(states: HierarchyStates, hierarchy: ContractionHierarchy) {
@@ -20,8 +20,9 @@ public struct HierarchySearch: Sendable {
         self.states = states
         self.hierarchy = hierarchy
         endpoints = HierarchyEndpointBuilder(states: states)
-        pool = HierarchyWorkspacePool(stateCount: states.count)
-        upwardPool = UpwardSearchPool(vertexCount: states.count)
+        let count = states.count
+        pool = WorkspacePool { HierarchyWorkspace(stateCount: count) }
+        upwardPool = WorkspacePool { UpwardSearch(vertexCount: count) }
     }
 
     /// The fastest route from `start` to `target`, or nil when none exists.
@@ -176,21 +177,4 @@ final class HierarchyWorkspace {
     }
 
     func reset() { forward.reset(); backward.reset() }
-}
-
-/// Hands out hierarchy workspaces to concurrent queries.
-final class HierarchyWorkspacePool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var free: [HierarchyWorkspace] = []
-    private let stateCount: Int
-
-    init(stateCount: Int) { self.stateCount = stateCount }
-
-    func withWorkspace<T>(_ body: (HierarchyWorkspace) throws -> T) rethrows -> T {
-        lock.lock()
-        let workspace = free.popLast() ?? HierarchyWorkspace(stateCount: stateCount)
-        lock.unlock()
-        defer { lock.lock(); free.append(workspace); lock.unlock() }
-        return try body(workspace)
-    }
 }

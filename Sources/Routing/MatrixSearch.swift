@@ -43,12 +43,12 @@ public struct MatrixSearch: Sendable {
 
         // Backward searches: bucket entries (vertex, destination, time, length), then grouped by vertex.
         var entryVertex: [Int32] = [], entryTarget: [Int32] = [], entryTime: [Double] = [], entryLength: [Double] = []
-        let side = search.upwardPool.take()
-        defer { search.upwardPool.give(side) }
-        for (j, target) in targets.enumerated() {
-            side.run(seeds: target.seeds.map { (Int(ch.rank[$0.vertex]), $0.label, $0.length) }, arcs: ch.down, first: ch.firstDown,
-                     stallArcs: ch.up, stallFirst: ch.firstUp) { v, time, length in
-                entryVertex.append(Int32(v)); entryTarget.append(Int32(j)); entryTime.append(time); entryLength.append(length)
+        search.upwardPool.withWorkspace { side in
+            for (j, target) in targets.enumerated() {
+                side.run(seeds: target.seeds.map { (Int(ch.rank[$0.vertex]), $0.label, $0.length) }, arcs: ch.down, first: ch.firstDown,
+                         stallArcs: ch.up, stallFirst: ch.firstUp) { v, time, length in
+                    entryVertex.append(Int32(v)); entryTarget.append(Int32(j)); entryTime.append(time); entryLength.append(length)
+                }
             }
         }
         let buckets = Buckets(vertexCount: vertexCount, vertex: entryVertex, target: entryTarget, time: entryTime, length: entryLength)
@@ -57,9 +57,7 @@ public struct MatrixSearch: Sendable {
         // Forward searches, sources split into chunks over the threads; each fills its own rows.
         let rows = RowStore(result.durations.count)
         let chunkCount = max(1, min(threads, sources.count))
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let forward = search.upwardPool.take()
-            defer { search.upwardPool.give(forward) }
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in search.upwardPool.withWorkspace { forward in
             let destinationCount = destinations.count
             var bestTime = [Double](repeating: .infinity, count: destinationCount)
             var bestLength = [Double](repeating: 0, count: destinationCount)
@@ -83,7 +81,7 @@ public struct MatrixSearch: Sendable {
                 rows.store(row: i, times: bestTime, lengths: bestLength)
                 i += chunkCount
             }
-        }
+        } }
         result.durations = rows.durations
         result.distances = rows.distances
         return result
@@ -116,70 +114,46 @@ struct Buckets: Sendable {
 /// One direction's full upward search (no target to stop at), with stall-on-demand: calls `visit` with each
 /// vertex it settles unstalled, its time and length.
 final class UpwardSearch {
-    var cost: [Double]
+    /// Labels, settled marks and the heap (parents unused).
+    let labels: SearchWorkspace
+    /// Metres along the path to each reached vertex.
     var length: [Double]
-    var stamp: [UInt32]
-    var settledStamp: [UInt32]
-    var generation: UInt32 = 0
-    var heap = BinaryHeap<Double, Int32>()
 
     init(vertexCount: Int) {
-        cost = [Double](repeating: 0, count: vertexCount)
-        length = cost
-        stamp = [UInt32](repeating: 0, count: vertexCount)
-        settledStamp = stamp
+        labels = SearchWorkspace(stateCount: vertexCount)
+        length = [Double](repeating: 0, count: vertexCount)
     }
 
     func run(seeds: [(vertex: Int, time: Double, length: Double)], arcs: UnsafeBufferPointer<HierarchyArc>, first: UnsafeBufferPointer<UInt32>,
              stallArcs: UnsafeBufferPointer<HierarchyArc>, stallFirst: UnsafeBufferPointer<UInt32>, visit: (Int, Double, Double) -> Void) {
-        generation &+= 1
-        if generation == 0 { for i in stamp.indices { stamp[i] = 0; settledStamp[i] = 0 }; generation = 1 }
-        heap.removeAll()
-        for seed in seeds where stamp[seed.vertex] != generation || seed.time < cost[seed.vertex] {
-            stamp[seed.vertex] = generation; cost[seed.vertex] = seed.time; length[seed.vertex] = seed.length
-            heap.push(seed.time, Int32(seed.vertex))
+        let ws = labels
+        ws.reset()
+        for seed in seeds where !ws.isReached(seed.vertex) || seed.time < ws.cost[seed.vertex] {
+            ws.reach(seed.vertex, cost: seed.time, parent: -1)
+            length[seed.vertex] = seed.length
+            ws.heap.push(seed.time, Int32(seed.vertex))
         }
-        pop: while let (key, v32) = heap.pop() {
+        pop: while let (key, v32) = ws.heap.pop() {
             let v = Int(v32)
-            if settledStamp[v] == generation || key > cost[v] { continue }
-            settledStamp[v] = generation
+            if ws.isSettled(v) || key > ws.cost[v] { continue }
+            ws.settle(v)
             for i in Int(stallFirst[v])..<Int(stallFirst[v + 1]) {
                 let arc = stallArcs[i]
                 let u = Int(arc.head)
-                if stamp[u] == generation && cost[u] + Double(arc.time) < key { continue pop }
+                if ws.isReached(u) && ws.cost[u] + Double(arc.time) < key { continue pop }
             }
             visit(v, key, length[v])
             for i in Int(first[v])..<Int(first[v + 1]) {
                 let arc = arcs[i]
                 let x = Int(arc.head)
                 let candidate = key + Double(arc.time)
-                if stamp[x] != generation || candidate < cost[x] {
-                    stamp[x] = generation; cost[x] = candidate; length[x] = length[v] + Double(arc.length) / 1000
-                    heap.push(candidate, Int32(x))
+                if !ws.isReached(x) || candidate < ws.cost[x] {
+                    ws.reach(x, cost: candidate, parent: -1)
+                    length[x] = length[v] + Double(arc.length) / 1000
+                    ws.heap.push(candidate, Int32(x))
                 }
             }
         }
-    }
-}
-
-/// Keeps upward-search scratch spaces between matrix calls (each is a few arrays as long as the hierarchy).
-final class UpwardSearchPool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var free: [UpwardSearch] = []
-    private let vertexCount: Int
-
-    init(vertexCount: Int) { self.vertexCount = vertexCount }
-
-    func take() -> UpwardSearch {
-        lock.lock()
-        defer { lock.unlock() }
-        return free.popLast() ?? UpwardSearch(vertexCount: vertexCount)
-    }
-
-    func give(_ search: UpwardSearch) {
-        lock.lock()
-        free.append(search)
-        lock.unlock()
     }
 }
 

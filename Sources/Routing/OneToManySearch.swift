@@ -17,11 +17,12 @@ public struct OneToManyEntry: Equatable, Sendable {
 /// target gets exactly the time `RouteSearch.route` gives for that pair.
 public struct OneToManySearch: Sendable {
     public let space: SearchGraph
-    private let pool: WorkspacePool
+    private let pool: WorkspacePool<SearchWorkspace>
 
     public init(space: SearchGraph) {
         self.space = space
-        pool = WorkspacePool(stateCount: space.stateCount)
+        let stateCount = space.stateCount
+        pool = WorkspacePool { SearchWorkspace(stateCount: stateCount) }
     }
 
     /// For each of `targets`, in order, the duration and distance of the fastest route from `start`, or nil when

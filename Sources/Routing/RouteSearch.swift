@@ -41,12 +41,13 @@ public struct SearchResult: Equatable, Sendable {
 /// Deterministic: the same query always explores in the same order.
 public struct RouteSearch: Sendable {
     public let space: SearchGraph
-    private let pool: WorkspacePool
+    private let pool: WorkspacePool<SearchWorkspace>
 
     /// Prepares searches over one profile.
     public init(space: SearchGraph) {
         self.space = space
-        pool = WorkspacePool(stateCount: space.stateCount)
+        let stateCount = space.stateCount
+        pool = WorkspacePool { SearchWorkspace(stateCount: stateCount) }
     }
 
     /// The fastest route from `start` to `target`, or nil when none exists. `useHeuristic: false` turns A* into

@@ -38,17 +38,18 @@ public final class SearchWorkspace {
     }
 }
 
-/// Hands out workspaces to concurrent queries, keeping the ones returned for reuse.
-final class WorkspacePool: @unchecked Sendable {
+/// Hands out scratch spaces (search workspaces) to concurrent queries, keeping the ones returned for reuse.
+final class WorkspacePool<Workspace>: @unchecked Sendable {
     private let lock = NSLock()
-    private var free: [SearchWorkspace] = []
-    private let stateCount: Int
+    private var free: [Workspace] = []
+    private let make: () -> Workspace
 
-    init(stateCount: Int) { self.stateCount = stateCount }
+    /// A pool that makes a new workspace with `make` whenever none is free.
+    init(make: @escaping () -> Workspace) { self.make = make }
 
-    func withWorkspace<T>(_ body: (SearchWorkspace) throws -> T) rethrows -> T {
+    func withWorkspace<T>(_ body: (Workspace) throws -> T) rethrows -> T {
         lock.lock()
-        let workspace = free.popLast() ?? SearchWorkspace(stateCount: stateCount)
+        let workspace = free.popLast() ?? make()
         lock.unlock()
         defer { lock.lock(); free.append(workspace); lock.unlock() }
         return try body(workspace)
