@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Hot loops over plain arrays: skip the dynamic exclusivity checks in release builds (debug builds keep them).
-let hotPathSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+// No target carries unsafe flags, so the package works as an ordinary dependency (`.package(url:from:)`): the hot
+// loops skip the dynamic exclusivity checks through `@exclusivity(unchecked)` on the class properties they touch
+// (Tools/bench-exclusivity measures that against the whole-package `-enforce-exclusivity=unchecked` flag).
 
 let package = Package(
     name: "Wayfinder",
@@ -25,13 +26,13 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
 
         // Reading OSM XML: decompression streams, the expat reader, plain element values.
-        .target(name: "OSM", dependencies: ["CExpat", "CZlib", "CBZip2"], swiftSettings: hotPathSettings),
+        .target(name: "OSM", dependencies: ["CExpat", "CZlib", "CBZip2"]),
         // Profiles, graph building, the graph file and its spatial index.
-        .target(name: "Graph", dependencies: ["OSM", "CZlib"], swiftSettings: hotPathSettings),
+        .target(name: "Graph", dependencies: ["OSM", "CZlib"]),
         // Searches, snapping, route assembly (geometry, steps), multi-stop routes and ETAs.
-        .target(name: "Routing", dependencies: ["Graph"], swiftSettings: hotPathSettings),
+        .target(name: "Routing", dependencies: ["Graph"]),
         // Public transit: GTFS reading (zip, CSV, calendars), the timetable and its file sections, RAPTOR, the reference CSA, itineraries.
-        .target(name: "Transit", dependencies: ["Graph", "Routing", "CZlib"], swiftSettings: hotPathSettings),
+        .target(name: "Transit", dependencies: ["Graph", "Routing", "CZlib"]),
         // The public, MapKit-shaped Swift API and the output encoders (JSON, GeoJSON, GPX, encoded polyline).
         .target(name: "Wayfinder", dependencies: ["Routing", "Graph", "Transit"]),
         // Batch routing of job files: job parsing (CSV, NDJSON), the ordered multi-threaded runner, resume, shards.

@@ -8,30 +8,30 @@ final class OSMCollector: OSMElementHandler {
     let evaluators: [ProfileEvaluator]
 
     // Nodes, in file order (sorted later if the file is not).
-    var nodeIDs: [Int64] = []
-    var nodeLatitudes: [Int32] = []
-    var nodeLongitudes: [Int32] = []
-    var nodesSorted = true
+    @exclusivity(unchecked) var nodeIDs: [Int64] = []
+    @exclusivity(unchecked) var nodeLatitudes: [Int32] = []
+    @exclusivity(unchecked) var nodeLongitudes: [Int32] = []
+    @exclusivity(unchecked) var nodesSorted = true
 
     /// Nodes carrying a barrier or a blocking tag: id and flags (bit p: closed to profile p; bit 7: has a barrier tag).
-    var specialNodeIDs: [Int64] = []
-    var specialNodeFlags: [UInt8] = []
+    @exclusivity(unchecked) var specialNodeIDs: [Int64] = []
+    @exclusivity(unchecked) var specialNodeFlags: [UInt8] = []
 
     /// Routable ways, in file order.
-    var ways: [CollectedWay] = []
+    @exclusivity(unchecked) var ways: [CollectedWay] = []
     /// Node ids of all collected ways, back to back.
-    var wayNodeIDs: [Int64] = []
+    @exclusivity(unchecked) var wayNodeIDs: [Int64] = []
     /// km/h forward and backward per profile (0: closed), `2 × profiles` values per way.
-    var waySpeeds: [Float] = []
+    @exclusivity(unchecked) var waySpeeds: [Float] = []
 
     /// Restriction relations for the profiles that read them.
-    var restrictions: [CollectedRestriction] = []
+    @exclusivity(unchecked) var restrictions: [CollectedRestriction] = []
 
     /// Interned names and refs (index 0 is the empty string).
-    var strings: [String] = [""]
-    private var stringIndex: [String: UInt32] = ["": 0]
+    @exclusivity(unchecked) var strings: [String] = [""]
+    @exclusivity(unchecked) private var stringIndex: [String: UInt32] = ["": 0]
 
-    var statistics = ImportStatistics()
+    @exclusivity(unchecked) var statistics = ImportStatistics()
 
     init(profiles: [TravelProfile]) {
         evaluators = profiles.map(ProfileEvaluator.init)

@@ -96,7 +96,7 @@ public struct ProfileEvaluator: Sendable {
             func limit(_ key: String) -> Double? {
                 guard let value = tags[key] else { return nil }
                 if let kmh = Self.parseMaxspeed(value) { return kmh * rule.factor }
-                badValue(key, value)
+                if !Self.isSymbolicMaxspeed(value) { badValue(key, value) }
                 return nil
             }
             let both = limit("maxspeed")
@@ -116,6 +116,22 @@ public struct ProfileEvaluator: Sendable {
         guard let barrier = tags["barrier"], blockingBarriers.contains(barrier) else { return false }
         if profile.barrierAccessOverride, let denies = accessDenies(tags), !denies { return false }
         return true
+    }
+
+    /// Whether a `maxspeed` value is a valid OSM value with no number in it (`none`, `walk`, `signals`, `variable`,
+    /// `national`, or a country's implicit limit such as `DE:urban`, `FR:zone30`, `GB:nsl_single`): the profile ignores
+    /// those on purpose (the table speed applies), so the import does not report them as not understood.
+    public static func isSymbolicMaxspeed(_ text: String) -> Bool {
+        if ["none", "walk", "signals", "variable", "national", "implicit", "unposted"].contains(text) { return true }
+        // CC[-SUBDIVISION]:type, e.g. DE:urban, RU:living_street, US-CA:school (ISO 3166 codes, lower-case type).
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        let country = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard country[0].count == 2, country[0].allSatisfy({ $0.isASCII && $0.isUppercase }),
+              country.count == 1 || (1...3).contains(country[1].count) && country[1].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) })
+        else { return false }
+        let type = parts[1]
+        return !type.isEmpty && type.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
     }
 
     /// Parses a `maxspeed` value in km/h: a number, `N mph` or `N km/h` (space optional); nil for anything else (`none`, `walk`, `DE:urban`…).

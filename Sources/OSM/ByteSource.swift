@@ -20,12 +20,12 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
         counterLock.lock(); defer { counterLock.unlock() }
         return count
     }
-    private var count: Int64 = 0
+    @exclusivity(unchecked) private var count: Int64 = 0
     private let counterLock = NSLock()
     private let fd: Int32
     private let ownsDescriptor: Bool
-    private var pending: [UInt8] = []
-    private var pendingOffset = 0
+    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var pendingOffset = 0
 
     /// Opens `path` for reading; "-" means standard input.
     public init(path: String) throws(OSMReadError) {

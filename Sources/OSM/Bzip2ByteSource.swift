@@ -4,11 +4,11 @@ import CBZip2
 public final class Bzip2ByteSource: ByteSource {
     private let input: ByteSource
     private let name: String
-    private var stream = bz_stream()
-    private var inputBuffer: UnsafeMutableRawBufferPointer
-    private var inputEnded = false
-    private var streamEnded = false
-    private var finished = false
+    @exclusivity(unchecked) private var stream = bz_stream()
+    @exclusivity(unchecked) private var inputBuffer: UnsafeMutableRawBufferPointer
+    @exclusivity(unchecked) private var inputEnded = false
+    @exclusivity(unchecked) private var streamEnded = false
+    @exclusivity(unchecked) private var finished = false
 
     /// Wraps `input`, whose first bytes are a bzip2 header; `name` is used in error messages.
     public init(input: ByteSource, name: String) throws(OSMReadError) {

@@ -4,11 +4,11 @@ import CZlib
 public final class GzipByteSource: ByteSource {
     private let input: ByteSource
     private let name: String
-    private var stream = z_stream()
-    private var inputBuffer: UnsafeMutableRawBufferPointer
-    private var inputEnded = false
-    private var memberEnded = false
-    private var finished = false
+    @exclusivity(unchecked) private var stream = z_stream()
+    @exclusivity(unchecked) private var inputBuffer: UnsafeMutableRawBufferPointer
+    @exclusivity(unchecked) private var inputEnded = false
+    @exclusivity(unchecked) private var memberEnded = false
+    @exclusivity(unchecked) private var finished = false
 
     /// Wraps `input`, whose first bytes are a gzip header; `name` is used in error messages.
     public init(input: ByteSource, name: String) throws(OSMReadError) {

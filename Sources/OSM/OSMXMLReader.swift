@@ -8,29 +8,29 @@ import Glibc
 /// The document is never held in memory: bytes go from the source straight into expat's buffer.
 public final class OSMXMLReader {
     /// Elements seen so far, for progress reports.
-    public private(set) var nodeCount = 0
-    public private(set) var wayCount = 0
-    public private(set) var relationCount = 0
+    @exclusivity(unchecked) public private(set) var nodeCount = 0
+    @exclusivity(unchecked) public private(set) var wayCount = 0
+    @exclusivity(unchecked) public private(set) var relationCount = 0
     /// Decompressed XML bytes parsed so far.
-    public private(set) var xmlBytes: Int64 = 0
+    @exclusivity(unchecked) public private(set) var xmlBytes: Int64 = 0
     /// Nodes, ways and relations skipped because they are marked deleted (`visible="false"` or `action="delete"`).
-    public private(set) var deletedCount = 0
+    @exclusivity(unchecked) public private(set) var deletedCount = 0
 
     private let source: ByteSource
     private let name: String
     private let handler: OSMElementHandler
-    private var parser: XML_Parser?
-    private var failure: OSMReadError?
+    @exclusivity(unchecked) private var parser: XML_Parser?
+    @exclusivity(unchecked) private var failure: OSMReadError?
 
     // Parse state.
-    private var depth = 0
-    private var sawRoot = false
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var sawRoot = false
     private enum Current { case none, node, way, relation, skipped }
-    private var current = Current.none
-    private var node = OSMNode(id: 0, latitudeE7: 0, longitudeE7: 0)
-    private var way = OSMWay(id: 0)
-    private var relation = OSMRelation(id: 0)
-    private var tags: [OSMTag] = []
+    @exclusivity(unchecked) private var current = Current.none
+    @exclusivity(unchecked) private var node = OSMNode(id: 0, latitudeE7: 0, longitudeE7: 0)
+    @exclusivity(unchecked) private var way = OSMWay(id: 0)
+    @exclusivity(unchecked) private var relation = OSMRelation(id: 0)
+    @exclusivity(unchecked) private var tags: [OSMTag] = []
 
     /// Prepares to read `source` (named `name` in errors), calling `handler` for every element.
     public init(source: ByteSource, name: String, handler: OSMElementHandler) {

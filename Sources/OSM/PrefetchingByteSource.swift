@@ -8,8 +8,8 @@ public final class PrefetchingByteSource: ByteSource, @unchecked Sendable {
     private var finished = false
     private var cancelled = false
     private var failure: OSMReadError?
-    private var current: [UInt8] = []
-    private var currentOffset = 0
+    @exclusivity(unchecked) private var current: [UInt8] = []
+    @exclusivity(unchecked) private var currentOffset = 0
 
     /// Starts reading `upstream` in chunks of `chunkSize` bytes, keeping at most `depth` chunks ready.
     public init(upstream: ByteSource, chunkSize: Int = 1 << 20, depth: Int = 4) {

@@ -26,7 +26,7 @@ public struct HierarchyExtension: GraphExtension {
 
 /// One result slot per parallel task, filled from several threads.
 final class ResultSlots<T>: @unchecked Sendable {
-    private var values: [T?]
+    @exclusivity(unchecked) private var values: [T?]
     private let lock = NSLock()
     init(count: Int) { values = Array(repeating: nil, count: count) }
     func set(_ i: Int, _ value: T) { lock.lock(); values[i] = value; lock.unlock() }

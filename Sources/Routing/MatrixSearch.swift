@@ -117,7 +117,7 @@ final class UpwardSearch {
     /// Labels, settled marks and the heap (parents unused).
     let labels: SearchWorkspace
     /// Metres along the path to each reached vertex.
-    var length: [Double]
+    @exclusivity(unchecked) var length: [Double]
 
     init(vertexCount: Int) {
         labels = SearchWorkspace(stateCount: vertexCount)

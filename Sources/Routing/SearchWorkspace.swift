@@ -4,12 +4,12 @@ import Graph
 /// Per-query scratch arrays of an edge-based search, reused between queries (a generation stamp marks what
 /// belongs to the current query, so nothing is cleared between queries).
 public final class SearchWorkspace {
-    var cost: [Double]
-    var parent: [Int32]
-    var stamp: [UInt32]
-    var settledStamp: [UInt32]
-    var generation: UInt32 = 0
-    var heap = BinaryHeap<Double, Int32>()
+    @exclusivity(unchecked) var cost: [Double]
+    @exclusivity(unchecked) var parent: [Int32]
+    @exclusivity(unchecked) var stamp: [UInt32]
+    @exclusivity(unchecked) var settledStamp: [UInt32]
+    @exclusivity(unchecked) var generation: UInt32 = 0
+    @exclusivity(unchecked) var heap = BinaryHeap<Double, Int32>()
 
     /// Scratch space for a graph with `stateCount` search states.
     public init(stateCount: Int) {

@@ -7,15 +7,15 @@ import Routing
 public final class WalkSearch {
     public let graph: RoadGraph
     public let profile: ProfileGraph
-    private var time: [Double]
-    private var distance: [Double]
-    private var stamp: [UInt32]
-    private var done: [UInt32]
-    private var generation: UInt32 = 0
-    private var heap = BinaryHeap<Double, Int32>()
-    private var reverse = false
-    private var start = SearchEndpoint(edge: 0, fraction: 0, node: nil, coordinate: Coordinate(latitude: 0, longitude: 0))
-    private var limit = 0.0
+    @exclusivity(unchecked) private var time: [Double]
+    @exclusivity(unchecked) private var distance: [Double]
+    @exclusivity(unchecked) private var stamp: [UInt32]
+    @exclusivity(unchecked) private var done: [UInt32]
+    @exclusivity(unchecked) private var generation: UInt32 = 0
+    @exclusivity(unchecked) private var heap = BinaryHeap<Double, Int32>()
+    @exclusivity(unchecked) private var reverse = false
+    @exclusivity(unchecked) private var start = SearchEndpoint(edge: 0, fraction: 0, node: nil, coordinate: Coordinate(latitude: 0, longitude: 0))
+    @exclusivity(unchecked) private var limit = 0.0
 
     /// Prepares searches on the `foot` profile of `graph`.
     public init(graph: RoadGraph, profile: ProfileGraph) {

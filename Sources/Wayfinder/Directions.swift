@@ -61,12 +61,15 @@ public enum DirectionsError: Error, Equatable, CustomStringConvertible {
     case routing(RoutingError)
     /// A transit request failed: no timetable, a date outside the feed, no transit route within the limits…
     case transit(TransitError)
+    /// The request asks for something this kind of answer does not offer (a matrix or trip by transit); says why.
+    case unsupported(String)
 
     public var description: String {
         switch self {
         case .conflictingDates: return "give a departure date or an arrival date, not both"
         case let .routing(error): return error.description
         case let .transit(error): return error.description
+        case let .unsupported(why): return why
         }
     }
 }

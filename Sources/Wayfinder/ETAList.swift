@@ -68,6 +68,9 @@ public struct ETAList: Sendable {
 
     /// The rows; throws only when the origin cannot be used (invalid, or too far from a road).
     public func calculate() throws(DirectionsError) -> ETAListResponse {
+        if request.transportType == .transit {
+            throw .unsupported("an ETA list by transit is not offered yet; use eta --mode transit per pair")
+        }
         let router: Router
         do { router = try RouterCache.shared.router(for: graph, profile: request.transportType.profileName) } catch { throw .routing(error) }
         let origin: SnappedLocation

@@ -39,6 +39,9 @@ public struct Matrix: Sendable {
 
     /// The matrix; throws when a place is too far from a road, or the request is larger than its limit.
     public func calculate() throws(DirectionsError) -> MatrixResponse {
+        if request.transportType == .transit {
+            throw .unsupported("a matrix by transit is not offered yet: transit times depend on the departure time; use eta --mode transit per pair")
+        }
         do {
             let router = try RouterCache.shared.router(for: graph, profile: request.transportType.profileName)
             let options = MatrixOptions(maxSnappingDistance: request.maximumSnappingDistance, maxSources: request.maximumSize,

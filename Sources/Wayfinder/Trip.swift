@@ -46,6 +46,9 @@ public struct Trip: Sendable {
 
     /// The quickest order found and its route.
     public func calculate() throws(DirectionsError) -> TripResponse {
+        if request.transportType == .transit {
+            throw .unsupported("a trip by transit is not offered: the quickest order depends on when each leg leaves, which a travel-time matrix cannot capture; plan it by car or on foot, or route a chosen order with route --mode transit")
+        }
         let found: TripResult
         do {
             let router = try RouterCache.shared.router(for: graph, profile: request.transportType.profileName)

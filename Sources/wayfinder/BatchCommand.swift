@@ -12,14 +12,26 @@ enum BatchCommand {
                            [--steps] [--format ndjson|csv] [--places FILE] [--resume] [--shard K/N] [--time-zone ZONE]
                            [--mode car|foot] [--depart T] [--max-snap M] [--quiet]
 
-      --input JOBS    NDJSON ({"id","mode","depart"|"arrive","stops"} per line) or CSV with header id,mode,depart,stops
-      --output FILE   results, one row per job in input order (NDJSON or CSV by --format, default ndjson)
-      --threads N     routing threads (default: all cores)
-      --places FILE   name,lat,lon lines: stops may be given by name
-      --resume        keep the rows already in --output (a torn last row is dropped) and append the missing jobs
-      --shard K/N     only jobs whose id hashes (FNV-1a 64 mod N) to shard K, K from 1 to N
-      --mode, --depart  defaults for jobs that give none (car; the batch's start time)
-    exit codes: 0 all jobs ok, 7 some jobs failed (see their rows), 2 bad usage, 3 bad input, 4 output not written
+    Routes a file of jobs, one result row per job in input order, on all cores.
+
+      -g, --graph G         the graph file (from wayfinder import)
+      -i, --input JOBS      NDJSON ({"id","mode","depart"|"arrive","stops"} per line) or CSV with a header naming id and stops
+                            (also mode, depart, arrive); told from the content
+      -o, --output RESULTS  results, one row per job in input order (NDJSON or CSV by --format)
+      --threads N           routing threads, 1 to 1024 (default: all cores)
+      --geometry G          each route's geometry: none (default), polyline, polyline6 (encoded strings) or geojson
+      --steps               add each route's turn-by-turn steps
+      --format F            ndjson (default) or csv
+      --places FILE         name,lat,lon lines: stops may be given by name
+      --resume              keep the rows already in --output (a torn last row is dropped) and append the missing jobs
+      --shard K/N           only jobs whose id hashes (FNV-1a 64 mod N) to shard K, K from 1 to N
+      --time-zone ZONE      IANA zone for dates without an offset and for output (default: the system's, $TZ)
+      --mode MODE           car (default) or foot, for jobs that give no mode
+      --depart T            departure for jobs that give none (default: the batch's start), ISO 8601
+      --max-snap M          farthest a stop may lie from a road the mode may use, metres (default 1000)
+      -q, --quiet           no progress line, no summary
+
+    Exit codes: 0 all jobs ok, 7 some jobs failed (their rows say why), 2 bad usage, 3 bad input, 4 output not written.
     """
 
     static func run(_ arguments: [String]) throws {

@@ -22,6 +22,24 @@ enum ExitCode {
     static let noRoute: Int32 = 5
     /// A stop lies farther than the snapping limit from any road the mode may use.
     static let noRoad: Int32 = 6
+    /// `batch`: the run finished but some jobs failed.
+    static let jobsFailed: Int32 = 7
+    /// `serve`: the address could not be listened on (the port is in use or needs privileges).
+    static let cannotListen: Int32 = 8
+
+    /// The short name of an exit code, as JSON errors give it (`"code"`).
+    static func name(_ code: Int32) -> String {
+        switch code {
+        case usage: return "usage"
+        case badInput: return "bad_input"
+        case outputFailed: return "output_failed"
+        case noRoute: return "no_route"
+        case noRoad: return "no_road"
+        case jobsFailed: return "jobs_failed"
+        case cannotListen: return "cannot_listen"
+        default: return "failure"
+        }
+    }
 }
 
 /// Splits arguments into options (with their values) and positionals, by a table of known options.
@@ -35,6 +53,11 @@ struct ArgumentList {
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
+            if argument == "--" {
+                // `--` ends the options: everything after it is a positional (a stop such as -30.03,-51.21).
+                positionals.append(contentsOf: arguments[(i + 1)...])
+                break
+            }
             if argument == "-" || !argument.hasPrefix("-") || argument.dropFirst().first?.isNumber == true {
                 positionals.append(argument)
             } else if let equals = argument.firstIndex(of: "="), valued.contains(String(argument[..<equals])) {

@@ -8,6 +8,8 @@ enum DemoCommand {
     static let usage = """
     usage: wayfinder demo [--data DIR] [--cache DIR] [--fresh]
 
+    Imports the bundled samples once, then shows what they hold: routes, a walk, a matrix, a trip and a bus trip.
+
       --data DIR    where the samples are (default: Data/ of the source tree or the current folder)
       --cache DIR   where imported graphs are kept (default: $XDG_CACHE_HOME/wayfinder or ~/.cache/wayfinder)
       --fresh       import again even when a cached graph is up to date

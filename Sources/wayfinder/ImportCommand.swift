@@ -6,12 +6,14 @@ import Routing
 /// `wayfinder import INPUT -o OUTPUT.wfg`: OSM XML (plain, gzip, bzip2; "-" for stdin) to a graph file.
 enum ImportCommand {
     static let usage = """
-    usage: wayfinder import INPUT [-o OUTPUT.wfg] [--gtfs FEED.zip]… [--profiles FILE.json] [--no-landmarks] [--no-ch] [--quiet]
+    usage: wayfinder import INPUT [-o OUTPUT.wfg] [--gtfs FEED]… [--profiles FILE.json] [--no-landmarks] [--no-ch] [--quiet]
+
+    Builds a graph file for the car and foot profiles from an OSM extract.
 
       INPUT            OSM XML: .osm, .osm.gz or .osm.bz2 (compression told from the first bytes); - reads stdin
       -o, --output     the graph file to write (default: INPUT's name with .wfg, in the current folder)
-      --profiles FILE  a JSON array of profile tables to build instead of the default car and foot
       --gtfs FEED      a GTFS feed (.zip or folder) whose timetable joins the graph file; may be repeated
+      --profiles FILE  a JSON array of profile tables to build instead of the default car and foot
       --no-landmarks   skip the ALT landmark tables (used by alternatives and when there is no hierarchy)
       --no-ch          skip the contraction hierarchies: a smaller file and a quicker import, slower routes and no fast matrices
       -q, --quiet      no progress bar, only the summary

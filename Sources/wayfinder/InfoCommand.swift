@@ -8,6 +8,9 @@ enum InfoCommand {
     static let usage = """
     usage: wayfinder info GRAPH.wfg [--no-verify]
 
+    Prints a graph file's header, sections, counts, bounding box and profiles.
+
+      GRAPH.wfg     the graph file (from wayfinder import)
       --no-verify   skip reading every section to check its CRC-32 (header checks still run)
     """
 

@@ -9,10 +9,14 @@ enum MatrixCommand {
     usage: wayfinder matrix --graph G.wfg [--mode car|foot] --sources FILE --destinations FILE [--format csv|json]
                             [--max-size N] [--max-snap M]
 
+    Durations and distances from every source to every destination.
+
+      -g, --graph G        the graph file (from wayfinder import)
+      --mode MODE          car (default) or foot (a matrix by transit is not offered yet)
       --sources FILE       places to start from, one `lat,lon` per line (optional name column, `lat,lon,name` or
                            `name,lat,lon`; optional header line; RFC 4180 quotes); duplicates are fine
       --destinations FILE  places to reach, in the same form (the same file as --sources gives a square matrix)
-      --format             csv (default: a row per pair, `source,destination,source_name,destination_name,duration_s,distance_m`)
+      --format F           csv (default: a row per pair, `source,destination,source_name,destination_name,duration_s,distance_m`)
                            or json (`durations` and `distances` as rows of seconds and metres, null for no route)
       --max-size N         refuse more than N sources or N destinations, before any work (default 10000)
       --max-snap M         farthest a place may lie from a road the mode may use, metres (default 1000)
@@ -51,7 +55,7 @@ enum MatrixCommand {
                                     maximumSnappingDistance: maxSnap, maximumSize: maxSize)
         let response: MatrixResponse
         do { response = try Matrix(request, graph: graph).calculate() } catch {
-            throw RouteCommand.commandError(error, files: ["source": sourcesPath, "destination": destinationsPath])
+            throw RouteCommand.commandError(error, files: ["source": sourcesPath, "destination": destinationsPath], graph: graph)
         }
         print(format == "json" ? MatrixEncoder.json(response) : MatrixEncoder.csv(response), terminator: format == "json" ? "\n" : "")
     }

@@ -6,8 +6,12 @@ enum MergeCommand {
     static let usage = """
     usage: wayfinder merge --input JOBS [--format ndjson|csv] OUT1 OUT2 … -o MERGED
 
-      Writes the rows of the shard outputs in the order of the jobs in JOBS (by id), as one run would have written them.
-      The format is taken from the shard outputs (a CSV header line id,status,…) unless --format is given.
+    Writes the rows of the shard outputs in the order of the jobs in JOBS (by id), as one run would have written them.
+
+      -i, --input JOBS     the job file the shards were run from (wayfinder batch --shard K/N)
+      OUT1 OUT2 …          the shard outputs
+      --format F           ndjson or csv (default: told from the shard outputs, a CSV header line id,status,…)
+      -o, --output MERGED  the merged output
     """
 
     static func run(_ arguments: [String]) throws {

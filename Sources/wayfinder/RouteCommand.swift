@@ -4,28 +4,60 @@ import Wayfinder
 
 /// `wayfinder route` and `wayfinder eta`: directions, or the ETA alone, through two or more stops.
 enum RouteCommand {
-    static let usage = """
+    /// `wayfinder route --help`.
+    static let routeUsage = """
     usage: wayfinder route --graph G.wfg [--mode car|foot|transit] [--depart T | --arrive T] [--alternatives N] [--straight]
-                           [--format text|json|geojson|gpx|polyline|polyline6] [--time-zone ZONE] [--max-snap M] STOP STOP [STOP…]
-           wayfinder eta   --graph G.wfg [--mode car|foot] [--depart T | --arrive T] [--format text|json] [--time-zone ZONE] STOP STOP [STOP…]
-           wayfinder eta   --graph G.wfg --from STOP --to-file PLACES [--mode car|foot] [--depart T] [--sort]
-                           [--format text|json|csv] [--time-zone ZONE] [--max-snap M]
+                           [--format text|json|geojson|gpx|polyline|polyline6] [--time-zone ZONE] [--max-snap M]
+                           [--max-transfers N] [--max-walk M] [--] STOP STOP [STOP…]
 
-      STOP            lat,lon in degrees (e.g. 39.4667,-87.4139); the route visits the stops in order
-      --mode          car (default), foot, or transit (the graph's GTFS timetable; see --max-transfers, --max-walk)
-      --max-transfers (transit) most transfers between rides, 0 to 6 (default 6)
-      --max-walk M    (transit) longest walk to or from a stop, metres (default 1000)
-      --depart T      leave at T (default: now); T is ISO 8601: 2026-12-01T08:30, 2026-12-01T08:30:00-05:00, …Z, or "now"
-      --arrive T      arrive at T: the departure is worked back from the travel time
-      --alternatives  up to N further, really different routes (two stops only)
-      --straight      straight great-circle lines between the stops, with their lengths, instead of routes
-      --format        text (default), json (docs/route-json.md), geojson (RFC 7946), gpx (GPX 1.1), polyline, polyline6
-      --time-zone     IANA zone for dates without an offset and for output (default: the system's, $TZ)
-      --max-snap M    farthest a stop may lie from a road the mode may use, metres (default 1000)
-      --from STOP     (eta) the origin of a one-to-many ETA list
-      --to-file F     (eta) places to list, one `name,lat,lon` or `lat,lon[,name]` per line (optional header; RFC 4180 quotes);
-                      each gets its travel time, distance and arrival from one search
-      --sort          (eta --to-file) sort the places by ETA, unreachable ones last
+    Directions through the stops in order, leg by leg, with geometry and turn-by-turn steps.
+
+      STOP               lat,lon in degrees (e.g. 39.4667,-87.4139); each snaps to the nearest road the mode may use
+      -g, --graph G      the graph file (from wayfinder import)
+      --mode MODE        car (default), foot, or transit (needs a graph imported with --gtfs)
+      --depart T         leave at T (default: now); T is ISO 8601: 2026-12-01T08:30, 2026-12-01T08:30:00-05:00, …Z, or "now"
+      --arrive T         arrive at T: the departure is worked back from the travel time
+      --alternatives N   up to N further, really different routes, 0 to 10 (two stops only)
+      --straight         straight great-circle lines between the stops, with their lengths, instead of routes
+      --format F         text (default), json (docs/route-json.md), geojson (RFC 7946), gpx (GPX 1.1), polyline, polyline6
+      --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ; transit: the feed's)
+      --max-snap M       farthest a stop may lie from a road the mode may use, metres (default 1000)
+      --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
+      --max-walk M       (transit) longest walk to or from a stop, metres (default 1000)
+      --                 ends the options: what follows are stops, even when they start with - (-30.03,-51.21)
+
+    With --format json, errors are JSON on standard error. Exit codes: 0 ok, 2 bad usage, 3 bad input (graph file),
+    5 no route (the leg is named), 6 a stop too far from any road (the stop is named).
+    """
+
+    /// `wayfinder eta --help`.
+    static let etaUsage = """
+    usage: wayfinder eta --graph G.wfg [--mode car|foot|transit] [--depart T | --arrive T] [--format text|json]
+                         [--time-zone ZONE] [--max-snap M] [--max-transfers N] [--max-walk M] [--] STOP STOP [STOP…]
+           wayfinder eta --graph G.wfg --from STOP --to-file PLACES [--mode car|foot] [--depart T] [--sort]
+                         [--format text|json|csv] [--time-zone ZONE] [--max-snap M]
+
+    The estimated time of arrival alone (travel time, distance, departure, arrival) through the stops in order; or,
+    with --from and --to-file, one search from the origin to every place of a file.
+
+      STOP               lat,lon in degrees (e.g. 39.4667,-87.4139)
+      -g, --graph G      the graph file (from wayfinder import)
+      --mode MODE        car (default), foot, or transit (needs a graph imported with --gtfs; not with --to-file)
+      --depart T         leave at T (default: now); ISO 8601 (2026-12-01T08:30, with or without an offset) or "now"
+      --arrive T         arrive at T: the departure is worked back (not with --to-file)
+      --format F         text (default), json, or (with --to-file) csv
+      --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ)
+      --max-snap M       farthest a stop may lie from a road the mode may use, metres (default 1000)
+      --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
+      --max-walk M       (transit) longest walk to or from a stop, metres (default 1000)
+      --from STOP        the origin of a one-to-many ETA list
+      --to-file PLACES   places to list, one `name,lat,lon` or `lat,lon[,name]` per line (optional header; RFC 4180
+                         quotes); each gets its travel time, distance and arrival from one search from --from
+      --sort             (with --to-file) sort the places by ETA, unreachable ones last
+      --                 ends the options: what follows are stops, even when they start with -
+
+    With --format json, errors are JSON on standard error. Exit codes: 0 ok, 2 bad usage, 3 bad input (graph file,
+    a malformed line of PLACES: file and line named), 5 no route, 6 a stop too far from any road.
     """
 
     static func run(_ arguments: [String], etaOnly: Bool) throws {
@@ -34,12 +66,12 @@ enum RouteCommand {
         var switches: Set<String> = ["--straight", "-h", "--help"]
         if etaOnly { valued.formUnion(["--from", "--to-file"]); switches.insert("--sort") }
         let args = try ArgumentList(arguments, valued: valued, switches: switches)
-        if args.has("-h") || args.has("--help") { print(usage); return }
+        if args.has("-h") || args.has("--help") { print(etaOnly ? etaUsage : routeUsage); return }
         if etaOnly && (args.value("--from") != nil || args.value("--to-file") != nil || args.has("--sort")) {
             try runList(args)
             return
         }
-        guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
+        guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(etaOnly ? etaUsage : routeUsage)") }
         let transport = try transportType(args.value("--mode"))
         if transport == .transit { try TransitRouteCommand.run(args, graphPath: graphPath, etaOnly: etaOnly); return }
         let timeZone = try parseTimeZone(args.value("--time-zone"))
@@ -60,7 +92,7 @@ enum RouteCommand {
         let formats = etaOnly ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
         guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
         let stops = try args.positionals.enumerated().map { try parseStop($1, position: $0) }
-        guard stops.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon (got \(stops.count))\n\n\(usage)") }
+        guard stops.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon (got \(stops.count))\n\n\(etaOnly ? etaUsage : routeUsage)") }
 
         let graph: RoadGraph
         do { graph = try RoadGraph(path: graphPath) } catch {
@@ -86,18 +118,13 @@ enum RouteCommand {
             default: print(TextEncoder().encode(response), terminator: "")
             }
         } catch {
-            switch error {
-            case .routing(.noRoute): throw CommandError(message: error.description, exitCode: ExitCode.noRoute)
-            case .routing(.noRoad): throw CommandError(message: error.description, exitCode: ExitCode.noRoad)
-            case .routing(.unknownProfile): throw CommandError(message: error.description, exitCode: ExitCode.badInput)
-            default: throw CommandError.usage(error.description)
-            }
+            throw commandError(error, files: [:], graph: graph)
         }
     }
 
     /// `eta --from STOP --to-file PLACES`: one search from the origin, a row per place.
     static func runList(_ args: ArgumentList) throws {
-        guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
+        guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(etaUsage)") }
         guard let fromText = args.value("--from") else { throw CommandError.usage("--to-file needs --from STOP (the origin, lat,lon)") }
         guard let placesPath = args.value("--to-file") else { throw CommandError.usage("--from needs --to-file PLACES (a file of name,lat,lon lines)") }
         guard args.positionals.isEmpty else {
@@ -132,11 +159,11 @@ enum RouteCommand {
                                      maximumSnappingDistance: maxSnap, timeZone: timeZone)
         let response: ETAListResponse
         do { response = try ETAList(request, graph: graph).calculate() } catch {
-            switch error {
-            case .routing(.noRoad): throw CommandError(message: "--from " + error.description.replacingOccurrences(of: "stop 1 ", with: ""), exitCode: ExitCode.noRoad)
-            case .routing(.unknownProfile): throw CommandError(message: error.description, exitCode: ExitCode.badInput)
-            default: throw CommandError.usage(error.description)
+            if case .routing(.noRoad) = error {
+                let hint = graph.coordinateHint(for: origin).map { ": \($0)" } ?? ""
+                throw CommandError(message: "--from " + error.description.replacingOccurrences(of: "stop 1 ", with: "") + hint, exitCode: ExitCode.noRoad)
             }
+            throw commandError(error, files: [:], graph: graph)
         }
         let entries = args.has("--sort") ? response.sortedByETA : response.entries
         switch format {
@@ -155,14 +182,21 @@ enum RouteCommand {
 
     /// The command error (and exit code) for a failed directions, matrix or trip request; `files` names the file
     /// a place came from by its role ("source", "destination"), so the message can point at it.
-    static func commandError(_ error: DirectionsError, files: [String: String]) -> CommandError {
+    /// `graph`, when given, lets a stop that found no road get a hint (swapped latitude and longitude, the graph's box).
+    static func commandError(_ error: DirectionsError, files: [String: String], graph: RoadGraph? = nil) -> CommandError {
+        func hint(_ c: Coordinate) -> String { graph?.coordinateHint(for: c).map { ": \($0)" } ?? "" }
         switch error {
         case .routing(.noRoute): return CommandError(message: error.description, exitCode: ExitCode.noRoute)
-        case .routing(.noRoad): return CommandError(message: error.description, exitCode: ExitCode.noRoad)
-        case let .routing(.noRoadNear(role, index, _, _, _)):
+        case let .routing(.noRoad(_, coordinate, _, _)): return CommandError(message: error.description + hint(coordinate), exitCode: ExitCode.noRoad)
+        case let .routing(.noRoadNear(role, index, coordinate, _, _)):
             let place = files[role].map { "\($0): " } ?? ""
-            return CommandError(message: place + error.description + (files[role] != nil ? " (place \(index + 1) of the file)" : ""), exitCode: ExitCode.noRoad)
+            return CommandError(message: place + error.description + (files[role] != nil ? " (place \(index + 1) of the file)" : "") + hint(coordinate),
+                                exitCode: ExitCode.noRoad)
         case .routing(.unknownProfile), .routing(.tooBig), .routing(.corruptGraph): return CommandError(message: error.description, exitCode: ExitCode.badInput)
+        case .transit(.noTransitRoute): return CommandError(message: error.description, exitCode: ExitCode.noRoute)
+        case .transit(.noRoad): return CommandError(message: error.description, exitCode: ExitCode.noRoad)
+        case .transit(.graph), .transit(.feed), .transit(.noTimetable), .transit(.noFootProfile), .transit(.noTrips):
+            return CommandError(message: error.description, exitCode: ExitCode.badInput)
         default: return CommandError.usage(error.description)
         }
     }

@@ -9,12 +9,23 @@ enum ServeCommand {
                            [--max-route-coordinates 500] [--max-table-cells 10000] [--max-trip-coordinates 100]
                            [--time-limit SECONDS] [--quiet]
 
-      --host ADDR     IPv4 address to listen on (default 127.0.0.1: loopback only; 0.0.0.0 for every interface)
-      --port N        TCP port (default 5000; 0 picks a free one, printed on standard error)
-      --threads N     worker threads (default: all cores)
-      --time-limit S  seconds a request may compute before it is answered with a Timeout error (default 10)
-    Endpoints: / (map page), /route/v1, /table/v1, /trip/v1, /nearest/v1 (OSRM's API), /roads, /info, /health;
-    see docs/http-api.md. SIGINT or SIGTERM stops it after the requests in flight.
+    An HTTP server speaking OSRM's v1 API and serving an offline map page.
+
+      -g, --graph G                 the graph file (from wayfinder import; with --gtfs for /transit/v1)
+      --host ADDR                   IPv4 address to listen on (default 127.0.0.1: loopback only; 0.0.0.0 for every interface)
+      --port N                      TCP port (default 5000; 0 picks a free one, printed on standard error)
+      --threads N                   worker threads, 1 to 1024 (default: all cores)
+      --max-route-coordinates N     most coordinates of a /route or /nearest request (default 500)
+      --max-table-cells N           most sources × destinations of a /table request (default 10000)
+      --max-trip-coordinates N      most coordinates of a /trip request (default 100)
+      --time-limit SECONDS          how long a request may compute before it is answered with a Timeout error (default 10)
+      -q, --quiet                   no lines on standard error when stopping (the "serving … on" line is always printed)
+
+    Endpoints: / (the map page), /route/v1, /table/v1, /trip/v1, /nearest/v1 (OSRM's API: driving|car, walking|foot),
+    /transit/v1/{lon,lat;lon,lat…}?depart=T|arrive=T[&max_transfers=N][&max_walk=M] (public transit, on a graph
+    imported with --gtfs), /roads (the map page's road vectors), /info, /health; see docs/http-api.md.
+    SIGINT or SIGTERM stops it after the requests in flight. Exit codes: 0 stopped by a signal, 2 bad usage,
+    3 bad graph file, 8 the address could not be listened on (port in use, or a port below 1024 without privileges).
     """
 
     static func run(_ arguments: [String]) throws {
@@ -59,7 +70,7 @@ enum ServeCommand {
         let server: HTTPServer
         do { server = try HTTPServer(configuration: configuration, handler: service) } catch {
             if case .invalidHost = error { throw CommandError.usage(error.description) }
-            throw CommandError(message: error.description, exitCode: ExitCode.failure)
+            throw CommandError(message: error.description, exitCode: ExitCode.cannotListen)
         }
         // Always printed (also with --quiet): scripts started with --port 0 read the port from this line.
         FileHandle.standardError.write(Data("wayfinder: serving \(graphPath) on http://\(configuration.host):\(server.port)/ with \(configuration.threads) thread\(configuration.threads == 1 ? "" : "s") (profiles \(service.engines.keys.sorted().joined(separator: ", ")))\n".utf8))

@@ -28,7 +28,7 @@ enum TransitRouteCommand {
         let formats = etaOnly ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
         guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
         let stops = try args.positionals.enumerated().map { try RouteCommand.parseStop($1, position: $0) }
-        guard stops.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon (got \(stops.count))\n\n\(RouteCommand.usage)") }
+        guard stops.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon (got \(stops.count))\n\n\(etaOnly ? RouteCommand.etaUsage : RouteCommand.routeUsage)") }
         let graph: RoadGraph
         do { graph = try RoadGraph(path: graphPath) } catch {
             throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
@@ -49,10 +49,16 @@ enum TransitRouteCommand {
         let trip: TransitTrip
         do { trip = try Directions(request, graph: graph).calculateTransit() } catch {
             switch error {
-            case .transit(.noTransitRoute): throw CommandError(message: error.description, exitCode: ExitCode.noRoute)
-            case .transit(.noRoad): throw CommandError(message: error.description, exitCode: ExitCode.noRoad)
-            case .transit(.dateOutsideFeed), .transit(.invalidCoordinate), .conflictingDates: throw CommandError.usage(error.description)
-            default: throw CommandError(message: error.description, exitCode: ExitCode.badInput)
+            case let .transit(.noRoad(stop, _)) where stops.indices.contains(stop):
+                let c = stops[stop]
+                let hint = graph.coordinateHint(for: c).map { ": \($0)" } ?? ""
+                throw CommandError(message: "\(error.description) (stop \(stop + 1) is \(String(format: "%.6f,%.6f", c.latitude, c.longitude)))\(hint)",
+                                   exitCode: ExitCode.noRoad)
+            case let .transit(.dateOutsideFeed(_, first, last)) where depart == nil && arrive == nil:
+                let suggestion = Self.suggestedDeparture(first: first, last: last)
+                throw CommandError.usage("\(error.description); no --depart or --arrive was given, so the query left now: "
+                                         + "give a time inside the feed, e.g. --depart \(suggestion)")
+            default: throw RouteCommand.commandError(error, files: [:], graph: graph)
             }
         }
         if etaOnly {
@@ -69,6 +75,21 @@ enum TransitRouteCommand {
             print(PolylineEncoder.encode(line, precision: format == "polyline" ? 5 : 6))
         default: print(TransitTextEncoder().encode(trip), terminator: "")
         }
+    }
+
+    /// A departure inside a feed's service range `first`…`last` (YYYY-MM-DD) to suggest: its first weekday at 09:00.
+    static func suggestedDeparture(first: String, last: String) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parse = { (text: String) -> Date? in
+            let p = text.split(separator: "-").compactMap { Int($0) }
+            guard p.count == 3 else { return nil }
+            return calendar.date(from: DateComponents(year: p[0], month: p[1], day: p[2]))
+        }
+        guard var day = parse(first), let end = parse(last) else { return "\(first)T09:00" }
+        for _ in 0..<7 where day < end && calendar.isDateInWeekend(day) { day = calendar.date(byAdding: .day, value: 1, to: day)! }
+        let c = calendar.dateComponents([.year, .month, .day], from: day)
+        return String(format: "%04d-%02d-%02dT09:00", c.year!, c.month!, c.day!)
     }
 
     /// A query time: local time in `timeZone` when it has no offset (an ambiguous time on a daylight-saving change

@@ -7,14 +7,22 @@ import Wayfinder
 enum TripCommand {
     static let usage = """
     usage: wayfinder trip --graph G.wfg [--mode car|foot] [--roundtrip | --end-fixed] [--depart T] [--time-zone ZONE]
-                          [--format text|json|geojson|gpx|polyline|polyline6] [--max-snap M] (STOP STOP… | --stops-file FILE)
+                          [--format text|json|geojson|gpx|polyline|polyline6] [--max-snap M] [--] (STOP STOP… | --stops-file FILE)
 
-      STOP             lat,lon; the first stop stays first, the others are reordered for the quickest trip
-      --stops-file F   the stops from a file, one `lat,lon` per line (optional name column and header)
-      --roundtrip      come back to the first stop at the end
-      --end-fixed      keep the last stop last (default: end wherever the trip is quickest)
-      --format         text (default: order, total, saving, then the route), json (`trip` and `directions`), or a
-                       route format: geojson, gpx, polyline, polyline6 (stops in visiting order)
+    Visits the stops after the first in the order that makes the trip quickest, then routes them.
+
+      STOP               lat,lon; the first stop stays first, the others are reordered for the quickest trip
+      -g, --graph G      the graph file (from wayfinder import)
+      --mode MODE        car (default) or foot (an order by transit is not offered: see the README)
+      --roundtrip        come back to the first stop at the end
+      --end-fixed        keep the last stop last (default: end wherever the trip is quickest)
+      --depart T         leave at T (default: now), ISO 8601
+      --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ)
+      --format F         text (default: order, total, saving, then the route), json (`trip` and `directions`), or a
+                         route format: geojson, gpx, polyline, polyline6 (stops in visiting order)
+      --max-snap M       farthest a stop may lie from a road the mode may use, metres (default 1000)
+      --stops-file FILE  the stops from a file, one `lat,lon` per line (optional name column and header)
+      --                 ends the options: what follows are stops, even when they start with -
 
     The order is exact for up to 12 stops (dynamic programming); beyond, nearest insertion improved by 2-opt and
     Or-opt moves, never worse than the given order; at most 1000 stops.
@@ -49,7 +57,7 @@ enum TripCommand {
         let request = TripRequest(stops: stops, transportType: transport, shape: shape, departureDate: depart,
                                   maximumSnappingDistance: maxSnap, timeZone: timeZone)
         let trip: TripResponse
-        do { trip = try Trip(request, graph: graph).calculate() } catch { throw RouteCommand.commandError(error, files: [:]) }
+        do { trip = try Trip(request, graph: graph).calculate() } catch { throw RouteCommand.commandError(error, files: [:], graph: graph) }
         switch format {
         case "json": print(TripEncoder.json(trip))
         case "geojson": print(GeoJSONEncoder().encode(trip.directions))

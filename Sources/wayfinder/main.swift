@@ -1,5 +1,6 @@
 import Foundation
 import Graph
+import Wayfinder
 
 /// The `wayfinder` command line: a thin layer over the OSM and Graph libraries.
 let overview = """
@@ -19,14 +20,36 @@ commands:
   serve --graph G [--port 5000]  HTTP API (OSRM-compatible route, table, trip, nearest) and an offline map page
   demo                      import the bundled samples and show what they hold
 
-`wayfinder COMMAND --help` shows a command's options. Exit codes: 0 ok, 1 failure, 2 bad usage,
+`wayfinder COMMAND --help` (or `wayfinder help COMMAND`) shows a command's options; `--` ends the options
+(`wayfinder eta --graph g.wfg -- -30.03,-51.21 -30.05,-51.20`). With `--format json`, errors are JSON on
+standard error: {"error": {"code", "exitCode", "message"}}. Exit codes: 0 ok, 1 failure, 2 bad usage,
 3 bad or missing input, 4 output not written, 5 no route between the stops, 6 a stop too far from any road,
-7 a batch ran but some of its jobs failed (their rows say why).
+7 a batch ran but some of its jobs failed (their rows say why), 8 serve could not listen on its address.
 """
+
+/// Each command's own help text, for `wayfinder help COMMAND`.
+let commandUsage: [String: String] = [
+    "import": ImportCommand.usage, "info": InfoCommand.usage, "route": RouteCommand.routeUsage, "eta": RouteCommand.etaUsage,
+    "matrix": MatrixCommand.usage, "trip": TripCommand.usage, "batch": BatchCommand.usage, "merge": MergeCommand.usage,
+    "serve": ServeCommand.usage, "demo": DemoCommand.usage,
+]
 
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "help" : arguments.removeFirst()
+/// With `--format json`, errors go to standard error as JSON too, so scripts can read them.
+let errorsAsJSON: Bool = {
+    let options = arguments.prefix { $0 != "--" }
+    return options.contains("--format=json") || zip(options, options.dropFirst()).contains { $0 == "--format" && $1 == "json" }
+}()
+
+/// Writes an error to standard error (as text, or JSON with `--format json`) and exits with `code`.
+func fail(_ message: String, code: Int32) -> Never {
+    let line = errorsAsJSON ? ErrorJSON.encode(code: ExitCode.name(code), exitCode: code, message: message) : "wayfinder: error: \(message)"
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+    exit(code)
+}
+
 do {
     switch command {
     case "import": try ImportCommand.run(arguments)
@@ -39,14 +62,18 @@ do {
     case "merge": try MergeCommand.run(arguments)
     case "serve": try ServeCommand.run(arguments)
     case "demo": try DemoCommand.run(arguments)
-    case "help", "-h", "--help": print(overview)
+    case "help", "-h", "--help":
+        if let topic = arguments.first, topic != "-h", topic != "--help" {
+            guard let usage = commandUsage[topic] else { throw CommandError.usage("no command '\(topic)'\n\n\(overview)") }
+            print(usage)
+        } else {
+            print(overview)
+        }
     case "--version", "version": print(wayfinderVersion)
     default: throw CommandError.usage("unknown command '\(command)'\n\n\(overview)")
     }
 } catch let error as CommandError {
-    FileHandle.standardError.write(Data("wayfinder: error: \(error.message)\n".utf8))
-    exit(error.exitCode)
+    fail(error.message, code: error.exitCode)
 } catch {
-    FileHandle.standardError.write(Data("wayfinder: error: \(error)\n".utf8))
-    exit(ExitCode.failure)
+    fail("\(error)", code: ExitCode.failure)
 }

@@ -96,10 +96,19 @@ final class CarProfileTests: XCTestCase {
 
     /// Unparsable `maxspeed` values keep the table speed and are counted.
     func testInvalidMaxspeedIsIgnoredAndCounted() throws {
-        for value in ["none", "signals", "walk", "DE:urban", "RU:rural", "fast", "50;30", "-20", "0", "km/h", "mph", "fifty"] {
+        for value in ["fast", "50;30", "-20", "0", "km/h", "mph", "fifty", "de:urban", "DEU:urban", "DE:", "Walk"] {
             let map = try singleWayMap(["highway": "primary", "maxspeed": value])
             XCTAssertSpeeds(map, "ab", "car", forward: 65, backward: 65)
             XCTAssertEqual(map.statistics.maxspeedIgnored, 1, value)
+        }
+    }
+
+    /// Valid OSM `maxspeed` values without a number keep the table speed and are not reported as not understood.
+    func testSymbolicMaxspeedIsIgnoredSilently() throws {
+        for value in ["none", "signals", "walk", "variable", "national", "DE:urban", "RU:rural", "RU:living_street", "FR:zone30", "US-CA:school"] {
+            let map = try singleWayMap(["highway": "primary", "maxspeed": value])
+            XCTAssertSpeeds(map, "ab", "car", forward: 65, backward: 65)
+            XCTAssertEqual(map.statistics.maxspeedIgnored, 0, value)
         }
     }
 
@@ -114,7 +123,7 @@ final class CarProfileTests: XCTestCase {
         let split = try singleWayMap(["highway": "secondary", "maxspeed:forward": "70", "maxspeed:backward": "30"])
         XCTAssertSpeeds(split, "ab", "car", forward: 56, backward: 24)
         // An invalid directional value falls back to `maxspeed` (and is counted).
-        let invalid = try singleWayMap(["highway": "primary", "maxspeed": "50", "maxspeed:forward": "walk"])
+        let invalid = try singleWayMap(["highway": "primary", "maxspeed": "50", "maxspeed:forward": "fast"])
         XCTAssertSpeeds(invalid, "ab", "car", forward: 40, backward: 40)
         XCTAssertEqual(invalid.statistics.maxspeedIgnored, 1)
         // On a one-way street the closed direction stays closed.

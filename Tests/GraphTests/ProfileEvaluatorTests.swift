@@ -54,10 +54,16 @@ final class ProfileEvaluatorTests: XCTestCase {
     /// Unparsable values are reported to the caller (the importer counts them).
     func testBadValuesAreReported() {
         var reported: [String] = []
-        _ = car.evaluate(way: tags(["highway": "primary", "maxspeed": "walk", "maxspeed:forward": "none", "oneway": "perhaps"])) { key, value in
+        _ = car.evaluate(way: tags(["highway": "primary", "maxspeed": "fast", "maxspeed:forward": "50;30", "oneway": "perhaps"])) { key, value in
             reported.append("\(key)=\(value)")
         }
-        XCTAssertEqual(reported.sorted(), ["maxspeed:forward=none", "maxspeed=walk", "oneway=perhaps"])
+        XCTAssertEqual(reported.sorted(), ["maxspeed:forward=50;30", "maxspeed=fast", "oneway=perhaps"])
+        // Valid OSM values without a number are ignored on purpose, not reported.
+        reported = []
+        _ = car.evaluate(way: tags(["highway": "primary", "maxspeed": "walk", "maxspeed:forward": "none", "maxspeed:backward": "DE:urban"])) { key, value in
+            reported.append("\(key)=\(value)")
+        }
+        XCTAssertEqual(reported, [])
         reported = []
         _ = car.evaluate(way: tags(["highway": "primary", "maxspeed": "50", "oneway": "yes"])) { key, value in reported.append(key) }
         XCTAssertEqual(reported, [])

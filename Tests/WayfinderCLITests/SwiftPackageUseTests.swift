@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// The package as a user's package sees it: a scratch package depends on a copy of this one by URL (a git
+/// repository tagged 0.1.0, so SwiftPM applies its rules for remote packages, unsafe flags refused), and its
+/// `main.swift` is the README's Swift API samples, verbatim, with `import Wayfinder` as their only import.
+final class SwiftPackageUseTests: CLITestCase {
+    /// The ```swift blocks of the README's "Swift API" section, in order.
+    static func readmeSwiftSamples() throws -> [String] {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let start = readme.range(of: "\n## Swift API\n") else { throw XCTSkip("README has no Swift API section") }
+        let section = readme[start.upperBound...].prefix { _ in true }
+        let body = section.range(of: "\n## ").map { section[..<$0.lowerBound] } ?? section
+        var samples: [String] = [], current: [Substring]? = nil
+        for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```swift" { current = [] }
+            else if current != nil, line == "```" { samples.append(current!.joined(separator: "\n")); current = nil }
+            else if current != nil { current!.append(line) }
+        }
+        return samples
+    }
+
+    func testReadmeSwiftSamplesCompileAndRunAgainstTheTaggedPackage() throws {
+        let samples = try Self.readmeSwiftSamples()
+        XCTAssertGreaterThanOrEqual(samples.count, 2, "the README's Swift API section lost its samples")
+        let imports = samples.joined(separator: "\n").split(separator: "\n").filter { $0.hasPrefix("import ") }
+        XCTAssertEqual(Set(imports), ["import Foundation", "import Wayfinder"], "the samples need imports beyond Wayfinder: \(imports)")
+
+        let dependency = temp.appendingPathComponent("wayfinder"), user = temp.appendingPathComponent("user")
+        try FileManager.default.createDirectory(at: user.appendingPathComponent("Sources/user"), withIntermediateDirectories: true)
+        try samples.joined(separator: "\n\n").write(to: user.appendingPathComponent("Sources/user/main.swift"), atomically: true, encoding: .utf8)
+        try """
+        // swift-tools-version:6.0
+        import PackageDescription
+        let package = Package(
+            name: "user",
+            dependencies: [.package(url: "\(dependency.absoluteString)", from: "0.1.0")],
+            targets: [.executableTarget(name: "user", dependencies: [.product(name: "Wayfinder", package: "wayfinder")])]
+        )
+        """.write(to: user.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try importMonaco(to: user.appendingPathComponent("monaco.wfg").path)
+
+        // A copy of the package's sources as they are now (committed or not), as a tagged repository.
+        let script = """
+        set -euo pipefail
+        mkdir -p "$DEP"
+        cp -R "$ROOT/Package.swift" "$ROOT/Sources" "$ROOT/LICENSE" "$DEP/"
+        cd "$DEP"
+        git init -q && git add -A && git -c user.name=test -c user.email=test@example.invalid commit -qm sources && git tag 0.1.0
+        cd "$USERPKG"
+        swift build 2>&1 | tail -n 30
+        .build/debug/user
+        """
+        let result = try shell(script, environment: ["DEP": dependency.path, "ROOT": packageRoot.path, "USERPKG": user.path], timeout: 1200)
+        XCTAssertEqual(result.status, 0, "the README's Swift samples did not build or run against the package:\n\(result.output)")
+        XCTAssertFalse(result.output.contains("unsafe build flags"), result.output)
+        // The samples print a route (name, distance, time, points) and a step per line, then the ETA, matrix and trip.
+        XCTAssertTrue(result.output.contains("Head "), "no steps printed:\n\(result.output)")
+        XCTAssertTrue(result.output.contains("[0, "), "no trip order printed:\n\(result.output)")
+    }
+
+    /// Runs `script` with bash in this test's folder; standard output and error together.
+    func shell(_ script: String, environment: [String: String], timeout: TimeInterval) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = temp
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        if !(env["PATH"] ?? "").contains("/opt/swift/usr/bin") { env["PATH"] = "/opt/swift/usr/bin:" + (env["PATH"] ?? "/usr/bin:/bin") }
+        process.environment = env
+        let outURL = temp.appendingPathComponent("shell.out")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: outURL)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        return (process.terminationStatus, String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self))
+    }
+}
