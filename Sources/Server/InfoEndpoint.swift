@@ -1,7 +1,9 @@
 import Foundation
 import Graph
+import Transit
 
-/// `/health` and `/info`: liveness, and the graph's metadata (bounds, counts, profiles, timetable flag, limits) for clients and the map.
+/// `/health` and `/info`: liveness, and the graph's metadata (bounds, counts, profiles, timetable flag and
+/// service range, limits) for clients and the map.
 enum InfoEndpoint {
     static func health() -> JSONValue { .object([("code", .string("Ok")), ("status", .string("ok"))]) }
 
@@ -13,7 +15,7 @@ enum InfoEndpoint {
             return .object([("name", .string(p.profile.name)), ("urlNames", .array(aliases.map { .string($0) })),
                             ("served", .bool(engines[p.profile.name] != nil)), ("landmarks", .int(p.landmarkCount))])
         }
-        return .object([
+        var fields: [(String, JSONValue)] = [
             ("code", .string("Ok")),
             ("version", .string(wayfinderVersion)),
             ("generator", .string(graph.metadata.generator)),
@@ -25,12 +27,22 @@ enum InfoEndpoint {
             ("profiles", .array(profiles)),
             ("services", .array((["route", "table", "trip", "nearest"] + (transit.router == nil ? [] : ["transit"])).map { .string($0) })),
             ("timetable", .bool(transit.router != nil)),
+        ]
+        // The feed's time zone and the days on which any of its trips runs (transit queries outside them are refused).
+        if let router = transit.router {
+            fields.append(("transit", .object([
+                ("timeZone", .string(router.timeZone.identifier)),
+                ("firstDate", .string(ServiceDay.iso(router.window.firstDay))), ("lastDate", .string(ServiceDay.iso(router.window.lastDay))),
+            ])))
+        }
+        fields += [
             ("limits", .object([
                 ("routeCoordinates", .int(limits.maximumRouteCoordinates)), ("tableCells", .int(limits.maximumTableCells)),
                 ("tripCoordinates", .int(limits.maximumTripCoordinates)), ("nearestResults", .int(limits.maximumNearestResults)),
                 ("alternatives", .int(limits.maximumAlternatives)), ("defaultRadius", .number(limits.defaultRadius)),
                 ("maximumRadius", .number(limits.maximumRadius)), ("requestSeconds", .number(limits.requestTimeLimit)),
             ])),
-        ])
+        ]
+        return .object(fields)
     }
 }

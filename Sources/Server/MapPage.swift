@@ -56,14 +56,34 @@ html, body { margin: 0; height: 100%; overflow: hidden; font: 14px/1.3 system-ui
 #map.panning { cursor: grabbing; }
 #map canvas { position: absolute; inset: 0; width: 100%; height: 100%; }
 #pins { position: absolute; inset: 0; pointer-events: none; }
-#toolbar { position: absolute; top: 10px; left: 10px; background: #fff; padding: 6px 8px; border-radius: 8px;
-           box-shadow: 0 1px 4px rgba(0,0,0,.3); display: flex; gap: 6px; align-items: center; }
-#toolbar button, #zoom button { font: inherit; padding: 4px 10px; border: 1px solid #bbb; border-radius: 6px; background: #fafafa; cursor: pointer; }
+#toolbar { position: absolute; top: 10px; left: 10px; box-sizing: border-box; max-width: calc(100% - 72px); /* clear of #zoom */
+           background: #fff; padding: 6px 8px; border-radius: 8px; box-shadow: 0 1px 4px rgba(0,0,0,.3);
+           display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+#toolbar [hidden] { display: none; }
+#toolbar label { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; }
+#toolbar select, #when { font: inherit; }
+#toolbar button, #zoom button { font: inherit; padding: 4px 10px; border: 1px solid #bbb; border-radius: 6px; background: #fafafa;
+                                cursor: pointer; white-space: nowrap; }
 #toolbar button:hover, #zoom button:hover { background: #e8f0fe; }
-#status { color: #555; margin-left: 4px; }
-#status.error { color: #b00020; }
+#status { flex: 1 1 12em; min-width: 0; color: #555; margin-left: 4px; overflow-wrap: anywhere; }
+#status:empty { display: none; }
+#status.error { color: #b00020; background: #fdecea; border-radius: 6px; padding: 2px 6px; }
 #zoom { position: absolute; right: 10px; top: 10px; display: flex; flex-direction: column; gap: 4px; }
+#zoom button { min-width: 32px; }
 #attribution { position: absolute; right: 4px; bottom: 2px; font-size: 11px; color: #555; background: rgba(255,255,255,.7); padding: 1px 4px; }
+/* Phones: the toolbar spans the width (mode and buttons, then the departure time, then the status on rows of
+   their own), the zoom buttons move to the bottom right with the attribution beside them, and controls get 16 px
+   text and larger targets. */
+@media (max-width: 600px) {
+  #toolbar { right: 10px; max-width: none; }
+  #toolbar select, #toolbar input, #toolbar button { font-size: 16px; }
+  #toolbar button { padding: 6px 12px; }
+  #when-label { order: 1; }
+  #status { order: 2; flex-basis: 100%; margin-left: 0; }
+  #zoom { top: auto; bottom: 10px; }
+  #attribution { left: 4px; right: auto; max-width: calc(100% - 64px); font-size: 10px; }
+  #zoom button { width: 40px; height: 40px; padding: 0; font-size: 20px; }
+}
 .pin { position: absolute; width: 0; height: 0; pointer-events: none; }
 .pin .marker { position: absolute; left: -11px; top: -30px; width: 22px; height: 22px; border-radius: 50% 50% 50% 0;
                background: #d93025; transform: rotate(-45deg); box-shadow: 0 1px 3px rgba(0,0,0,.4); }
@@ -75,6 +95,5 @@ html, body { margin: 0; height: 100%; overflow: hidden; font: 14px/1.3 system-ui
 .pin .callout input { font: inherit; font-weight: 600; border: none; width: 7em; padding: 0; background: transparent; }
 .pin .callout input:focus { outline: 1px solid #1a73e8; }
 .pin .eta { display: block; color: #1a73e8; font-size: 12px; }
-#when { font: inherit; }
 """#
 }

@@ -8,7 +8,8 @@ enum MapPageScript {
   const map = document.getElementById("map"), roadsCanvas = document.getElementById("roads"),
         overlayCanvas = document.getElementById("overlay"), pinsLayer = document.getElementById("pins"),
         statusLine = document.getElementById("status"), modeSelect = document.getElementById("mode"),
-        whenInput = document.getElementById("when"), whenLabel = document.getElementById("when-label");
+        whenInput = document.getElementById("when"), whenLabel = document.getElementById("when-label"),
+        toolbar = document.getElementById("toolbar"), zoomButtons = document.getElementById("zoom");
   const view = { lon: 0, lat: 0, zoom: 2, width: 0, height: 0 };
   const state = { pins: [], overlay: null, roads: null, roadsKey: "", requestSerial: 0, busy: false };
   const tierStyle = [["#e8a33d", 4], ["#f6d365", 3], ["#ffffff", 2], ["#d8d2c8", 1]];
@@ -126,11 +127,26 @@ enum MapPageScript {
     g.setLineDash([]);
   }
 
+  // Each pin at its point, its callout centred above it but shifted (while still over the pin) to stay on screen.
   function placePins() {
-    for (const pin of state.pins) {
-      const [x, y] = toScreen(pin.lon, pin.lat);
+    const widths = state.pins.map(pin => pin.element.querySelector(".callout").offsetWidth);   // one layout, then writes
+    state.pins.forEach((pin, i) => {
+      const [x, y] = toScreen(pin.lon, pin.lat), w = widths[i], margin = 4;
       pin.element.style.left = x + "px"; pin.element.style.top = y + "px";
-    }
+      let shift = -w / 2;
+      shift = Math.max(shift, margin - x);                        // past the left edge
+      shift = Math.min(shift, view.width - margin - w - x);       // past the right edge
+      shift = Math.max(-w + 12, Math.min(-12, shift));            // but never off the pin
+      pin.element.querySelector(".callout").style.transform = `translateX(${shift}px)`;
+    });
+  }
+
+  // A callout's title field as wide as its text.
+  const measure = document.createElement("canvas").getContext("2d");
+  function sizeTitle(input) {
+    const cs = getComputedStyle(input);
+    measure.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    input.style.width = Math.max(24, Math.ceil(measure.measureText(input.value).width) + 3) + "px";
   }
 
   function redraw() { drawRoads(); drawOverlay(); placePins(); }
@@ -153,10 +169,11 @@ enum MapPageScript {
     const pin = { lon, lat, title: `Pin ${number}`, element };
     const input = element.querySelector("input");
     input.value = pin.title;
-    input.addEventListener("input", () => { pin.title = input.value; });
+    input.addEventListener("input", () => { pin.title = input.value; sizeTitle(input); placePins(); });
     for (const type of ["pointerdown", "click", "dblclick", "wheel"]) input.addEventListener(type, e => e.stopPropagation());
     element.querySelector(".marker").addEventListener("animationend", () => element.classList.remove("dropping"));
     pinsLayer.appendChild(element);
+    sizeTitle(input);
     state.pins.push(pin);
     placePins();
     setStatus(`${state.pins.length} pin${state.pins.length === 1 ? "" : "s"}`);
@@ -173,8 +190,10 @@ enum MapPageScript {
       minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
     }
     const spanX = Math.max(maxX - minX, 1e-9), spanY = Math.max(maxY - minY, 1e-9);
-    // More room at the top for the toolbar and the pins' callouts.
-    const [top, right, bottom, left] = [PAD + 70, PAD, PAD / 2, PAD];
+    // Room for the pins' callouts below the toolbar, and above the zoom buttons where they sit at the bottom (phones).
+    const bar = toolbar.getBoundingClientRect(), zoomBox = zoomButtons.getBoundingClientRect();
+    const top = Math.max(PAD, bar.bottom + 80), right = PAD, left = PAD;
+    const bottom = zoomBox.top > view.height / 2 ? Math.max(PAD / 2, view.height - zoomBox.top + 12) : PAD / 2;
     const zoom = Math.log2(Math.min(Math.max(50, view.width - left - right) / spanX, Math.max(50, view.height - top - bottom) / spanY));
     view.zoom = Math.max(1, Math.min(18, zoom));
     const scale = 2 ** view.zoom;
@@ -255,6 +274,22 @@ enum MapPageScript {
     } finally { state.busy = false; }
   }
 
+  // The departure field starts empty (now) unless today lies outside the feed's service range: then it holds the
+  // current time of day on the nearest date inside the range with today's weekday (all on the feed's local clock).
+  function defaultDeparture({ timeZone, firstDate, lastDate }) {
+    whenInput.min = firstDate + "T00:00"; whenInput.max = lastDate + "T23:59";
+    whenInput.title = `the timetable runs from ${firstDate} to ${lastDate}`;
+    const clock = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit",
+                                                     hour: "2-digit", minute: "2-digit" });
+    const now = Object.fromEntries(clock.formatToParts(new Date()).map(p => [p.type, p.value]));
+    const dayNumber = iso => Date.parse(iso + "T00:00Z") / 86400000;
+    const today = dayNumber(`${now.year}-${now.month}-${now.day}`), first = dayNumber(firstDate), last = dayNumber(lastDate);
+    if (today >= first && today <= last) return;
+    let day = today > last ? today - 7 * Math.ceil((today - last) / 7) : today + 7 * Math.ceil((first - today) / 7);
+    if (day < first || day > last) day = today > last ? last : first;   // a range shorter than a week
+    whenInput.value = `${new Date(day * 86400000).toISOString().slice(0, 10)}T${now.hour}:${now.minute}`;
+  }
+
   function clearAll() {
     state.pins.forEach(p => p.element.remove());
     state.pins = []; state.overlay = null;
@@ -320,6 +355,9 @@ enum MapPageScript {
       // Transit only where the graph has a timetable.
       const transit = modeSelect.querySelector('option[value="transit"]');
       transit.disabled = transit.hidden = !info.timetable;
+      if (info.transit) {
+        try { defaultDeparture(info.transit); } catch (error) { console.warn("no default departure:", error); }
+      }
       setStatus("click or long-press to drop pins");
       document.body.dataset.ready = "true";
     } catch (error) { setStatus("the server did not answer /info: " + error, true); }

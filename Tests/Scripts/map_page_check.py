@@ -2,32 +2,35 @@
 """Checks the offline map page of `wayfinder serve` in headless Chromium, driven over the DevTools protocol
 (--remote-debugging-pipe: no extra packages, no network).
 
-usage: map_page_check.py BASE_URL SCREENSHOT.png   (the server must hold the bundled Monaco sample)
-Loads the page, drops three pins with real mouse clicks, renames one, presses Lines, then Routes (car), checks the
-drawn route (blue pixels on the overlay), the ETAs against /route, that the view fits the pins, saves a screenshot;
-routes on foot; checks that transit is not offered (Monaco has no timetable); pans by dragging, zooms with the wheel, drops a pin by a long press; then presses Clear. Exits 0 on success, 1 with a message on failure, 77 when no Chromium is installed.
+usage: map_page_check.py BASE_URL SCREENSHOT_FOLDER   (the server must hold the bundled Monaco sample)
+On a 1280×800 desktop screen: loads the page, drops three pins with real mouse clicks, renames one, presses Lines,
+then Routes (car), checks the drawn route (blue pixels on the overlay), the ETAs against /route, that the view fits the
+pins, and the layout (devtools.check_layout: controls inside the viewport, clear of the zoom buttons and of each other,
+no clipped text); routes on foot; checks that transit is not offered (Monaco has no timetable); pans by dragging,
+zooms with the wheel, drops a pin by a long press; then presses Clear. Then on a 390×844 phone (mobile emulation,
+device scale 3): routes to a pin in the sea and checks that the NoSegment error shows without overlapping the controls
+(and again at 1280 px), then routes three pins and checks the layout. Saves map-page-{1280,390}-{route,error}.png in
+SCREENSHOT_FOLDER. Exits 0 on success, 1 with a message on failure, 77 when no Chromium is installed.
 """
-import base64, json, sys, time, urllib.request
+import json, os, sys, time, urllib.request
 
 from devtools import DevTools, fail
 
-base_url, screenshot = sys.argv[1].rstrip("/"), sys.argv[2]
+base_url, folder = sys.argv[1].rstrip("/"), sys.argv[2]
+os.makedirs(folder, exist_ok=True)
+shot = lambda name: tools.screenshot(os.path.join(folder, f"map-page-{name}.png"))
+phone = dict(width=390, height=844, mobile=True, scale=3)
 
 tools = DevTools()
 try:
-    target = tools.call("Target.createTarget", {"url": base_url + "/"}, session=False)["targetId"]
-    tools.session = tools.call("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)["sessionId"]
-    tools.wait_for("document.body && document.body.dataset.ready === 'true'", "the page to load /info")
+    tools.open_page(base_url + "/", 1280, 800)
     tools.wait_for("wayfinderMap.state.roads && wayfinderMap.state.roads.length > 50", "roads from /roads to be drawn")
     if tools.evaluate("(() => { const o = document.querySelector('#mode option[value=transit]'); return o.disabled && o.hidden; })()") is not True:
         fail("the mode selector offers transit on a graph without a timetable")
 
     stops = [(7.4270, 43.7395), (7.4197, 43.7312), (7.4150, 43.7275)]
     for i, (lon, lat) in enumerate(stops):
-        x, y = tools.evaluate(f"wayfinderMap.screenPoint({lon}, {lat})")
-        tools.click(x, y)
-        if not tools.evaluate(f"document.querySelectorAll('.pin').length === {i + 1}"):
-            fail(f"pin {i + 1} was not dropped by a click at {x:.0f},{y:.0f}")
+        tools.drop_pin(lon, lat)
         if i == 0 and not tools.evaluate("document.querySelector('.pin').classList.contains('dropping')"):
             fail("a new pin has no drop animation")
     pins = tools.evaluate("wayfinderMap.pins()")
@@ -70,10 +73,9 @@ try:
         return x >= 40 && y >= 100 && x <= innerWidth - 40 && y <= innerHeight - 25; })""")
     if not inside:
         fail("the view does not fit the pins with padding")
+    tools.check_layout("a car route through three pins")
     time.sleep(0.5)  # let the roads of the fitted view arrive before the picture
-    image = tools.call("Page.captureScreenshot", {"format": "png"})["data"]
-    with open(screenshot, "wb") as f:
-        f.write(base64.b64decode(image))
+    shot("1280-route")
 
     # Walking: the same pins routed on foot take longer.
     tools.evaluate("(() => { const s = document.getElementById('mode'); s.value = 'walk'; s.dispatchEvent(new Event('change')); })()")
@@ -107,6 +109,40 @@ try:
     tools.click_button("clear")
     if tools.evaluate("document.querySelectorAll('.pin').length + (wayfinderMap.state.overlay ? 1 : 0)") != 0:
         fail("Clear left pins or overlays")
-    print(f"ok: 3 pins, car ETAs {etas}, walking ETAs {walk_etas}, {blue} route pixels, screenshot {screenshot}")
+    # A phone: the page loaded afresh (the view fits the graph), a pin on a road and one in the sea, more than 1000 m
+    # from any road: the error shows in the toolbar without covering a control, on the phone and on the desktop.
+    tools.set_viewport(**phone)
+    tools.call("Page.reload")
+    tools.wait_for_page()
+    tools.check_layout("freshly loaded")
+    tools.drop_pin(7.4270, 43.7395)
+    tools.drop_pin(7.4370, 43.7240)
+    tools.click_button("routes")
+    tools.wait_for("document.getElementById('status').classList.contains('error') && !wayfinderMap.state.busy", "the routing error")
+    error = tools.evaluate("document.getElementById('status').textContent")
+    if not error.startswith("NoSegment:"):
+        fail(f"a pin in the sea gives {error!r}, expected a NoSegment error")
+    tools.check_layout("the NoSegment error")
+    shot("390-error")
+    tools.set_viewport(1280, 800)
+    tools.check_layout("the NoSegment error")
+    shot("1280-error")
+
+    # Back on the phone: three pins, the long title, a car route fitted between the toolbar and the zoom buttons.
+    tools.set_viewport(**phone)
+    tools.click_button("clear")
+    for lon, lat in stops:
+        tools.drop_pin(lon, lat)
+    tools.evaluate("(() => { const input = document.querySelectorAll('.pin input')[1]; input.focus(); input.select(); })()")
+    tools.call("Input.insertText", {"text": "Port Hercule"})
+    tools.evaluate("document.activeElement.blur()")
+    tools.click_button("routes")
+    tools.wait_for("wayfinderMap.state.overlay && wayfinderMap.state.overlay.kind === 'route' && !wayfinderMap.state.busy",
+                   "the route on the phone")
+    tools.check_layout("a car route through three pins")
+    time.sleep(0.5)
+    shot("390-route")
+    print(f"ok: 3 pins, car ETAs {etas}, walking ETAs {walk_etas}, {blue} route pixels, {error!r} on a phone, "
+          f"layout checked at 1280 and 390 px, screenshots in {folder}")
 finally:
     tools.close()

@@ -57,9 +57,15 @@ final class TransitEndpointTests: XCTestCase {
         let info = try ask(service, "/info")
         XCTAssertEqual(info["timetable"] as? Bool, true)
         XCTAssertTrue((info["services"] as? [String])?.contains("transit") ?? false)
+        // The feed's zone and service range, which the map page's departure field defaults into.
+        let range = try XCTUnwrap(info["transit"] as? [String: Any])
+        XCTAssertEqual(range["timeZone"] as? String, "America/New_York")
+        XCTAssertEqual(range["firstDate"] as? String, "2015-01-01")
+        XCTAssertEqual(range["lastDate"] as? String, "2017-12-30")
         let (_, monaco) = try ServerFixture.monaco()
         let plain = try ask(monaco, "/info")
         XCTAssertEqual(plain["timetable"] as? Bool, false)
+        XCTAssertNil(plain["transit"])
         XCTAssertFalse((plain["services"] as? [String])?.contains("transit") ?? true)
     }
 

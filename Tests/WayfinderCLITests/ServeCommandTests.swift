@@ -149,11 +149,21 @@ final class ServeCommandTests: CLITestCase {
         }
         let server = try monacoServer()
         defer { server.stop() }
-        // The screenshot is kept in the build folder for people to look at.
-        let screenshot = packageRoot.appendingPathComponent(".build/map-page.png").path
-        let result = try external(python, [script("map_page_check.py"), server.base, screenshot], timeout: 180)
+        // The script checks the layout at 1280 and 390 px; its screenshots stay in the build folder for people to look at.
+        let (folder, screenshots) = screenshotFolder("map-page")
+        let result = try external(python, [script("map_page_check.py"), server.base, folder], timeout: 240)
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot))
+        for path in screenshots { XCTAssertTrue(FileManager.default.fileExists(atPath: path), path) }
+    }
+
+    /// `.build/map-page-screenshots`, where a map page check leaves its screenshots (PREFIX-{1280,390}-{route,error}.png),
+    /// with the paths they will have; earlier ones are removed first.
+    func screenshotFolder(_ prefix: String) -> (folder: String, screenshots: [String]) {
+        let folder = packageRoot.appendingPathComponent(".build/map-page-screenshots")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let paths = ["1280-route", "1280-error", "390-route", "390-error"].map { folder.appendingPathComponent("\(prefix)-\($0).png").path }
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        return (folder.path, paths)
     }
 
     func testMapPageTransitInHeadlessChromium() throws {
@@ -166,10 +176,10 @@ final class ServeCommandTests: CLITestCase {
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let server = try Server(["--graph", tmp("terre-haute.wfg")], folder: temp)
         defer { server.stop() }
-        let screenshot = packageRoot.appendingPathComponent(".build/map-page-transit.png").path
-        let result = try external(python, [script("map_page_transit_check.py"), server.base, screenshot], timeout: 180)
+        let (folder, screenshots) = screenshotFolder("map-page-transit")
+        let result = try external(python, [script("map_page_transit_check.py"), server.base, folder], timeout: 240)
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot))
+        for path in screenshots { XCTAssertTrue(FileManager.default.fileExists(atPath: path), path) }
     }
 
     func testLoadWithWrkHasNoFailuresAndFlatMemory() throws {
