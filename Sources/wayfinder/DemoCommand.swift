@@ -88,8 +88,20 @@ enum DemoCommand {
             try DemoTransit.showTrip(graph: graphPath, sample: name)
             print("")
         }
-        print("Next: `wayfinder info \((cache as NSString).appendingPathComponent("monaco.wfg"))` for the file's sections;")
-        print("`wayfinder import FILE.osm.bz2 -o FILE.wfg` for your own extract.")
+        // Commands that work as printed, from any folder: the paths are the ones this run used.
+        let monacoGraph = (cache as NSString).appendingPathComponent("monaco.wfg")
+        let monacoInput = (data as NSString).appendingPathComponent("monaco.osm.gz")
+        print("Next:")
+        print("  wayfinder info \(Self.quoted(monacoGraph))                      # the file's sections and figures")
+        print("  wayfinder route --graph \(Self.quoted(monacoGraph)) 43.7393,7.4277 43.7312,7.4203   # a route with its steps")
+        print("  wayfinder import \(Self.quoted(monacoInput)) -o monaco.wfg      # your own graph file (any OSM XML extract)")
+        print("  wayfinder serve --graph \(Self.quoted(monacoGraph))             # the HTTP API and a map page on http://127.0.0.1:5000/")
+    }
+
+    /// A path as a shell word: quoted when it holds anything but plain path characters.
+    static func quoted(_ path: String) -> String {
+        let plain = path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+,:@%".contains($0) }
+        return plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// Opens the graph, times the open, and shows a few figures and a snapped point.

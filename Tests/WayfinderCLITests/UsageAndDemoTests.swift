@@ -91,6 +91,28 @@ final class DemoCommandTests: CLITestCase {
         XCTAssertTrue(info.stdout.contains("13,739 nodes, 1,944 ways, 77 relations read"), info.stdout)
     }
 
+    /// The demo's "Next:" lines are commands that work as printed (serve: started, answered, stopped).
+    func testDemoNextHintsRun() throws {
+        let cache = tmp("cache")
+        let demo = try run(["demo", "--cache", cache], directory: packageRoot)
+        XCTAssertEqual(demo.status, 0, demo.stderr)
+        let hints = demo.stdout.components(separatedBy: "\nNext:\n").last!.split(separator: "\n")
+            .map { $0.components(separatedBy: "   #")[0].components(separatedBy: "  #")[0].trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("wayfinder ") }
+        XCTAssertGreaterThanOrEqual(hints.count, 3, demo.stdout)
+        for hint in hints {
+            let words = hint.split(separator: " ").dropFirst().map(String.init)
+            if words.first == "serve" {
+                let server = try ServeCommandTests.Server(Array(words.dropFirst()), folder: temp)
+                XCTAssertGreaterThan(server.port, 0, hint)
+                XCTAssertEqual(server.stop(), 0, "\(hint): \(server.stderr)")
+                continue
+            }
+            let result = try run(words)
+            XCTAssertEqual(result.status, 0, "\(hint): \(result.stderr)")
+        }
+    }
+
     func testDemoReimportsAStaleOrDamagedCache() throws {
         let cache = tmp("cache")
         let first = try run(["demo", "--cache", cache, "--data", packageRoot.appendingPathComponent("Data").path])
