@@ -59,5 +59,7 @@ let package = Package(
         .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),
+        // Runs the examples of README.md and docs/*.md against the built `wayfinder` (convention at the top of the test).
+        .testTarget(name: "DocumentationTests", dependencies: ["wayfinder"]),
     ]
 )
