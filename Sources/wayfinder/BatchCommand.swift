@@ -29,7 +29,7 @@ enum BatchCommand {
       --mode MODE           car (default) or foot, for jobs that give no mode
       --depart T            departure for jobs that give none (default: the batch's start), ISO 8601
       --max-snap M          farthest a stop may lie from a road the mode may use, metres (default 1000)
-      -q, --quiet           no progress line, no summary
+      -q, --quiet           no progress line (the summary on standard error is still printed)
 
     Exit codes: 0 all jobs ok, 7 some jobs failed (their rows say why), 2 bad usage, 3 bad input, 4 output not written.
     """
@@ -137,7 +137,8 @@ enum BatchCommand {
             }
         } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.outputFailed) }
         progress.finish()
-        var line = "batch: \(Format.count(summary.ok + summary.failed)) jobs, \(Format.count(summary.ok)) ok, \(Format.count(summary.failed)) failed"
+        let jobCount = summary.ok + summary.failed
+        var line = "batch: \(Format.count(jobCount)) job\(jobCount == 1 ? "" : "s"), \(Format.count(summary.ok)) ok, \(Format.count(summary.failed)) failed"
         if summary.skipped > 0 { line += ", \(Format.count(summary.skipped)) already done (--resume)" }
         line += String(format: " in %.1f s", progress.elapsed)
         FileHandle.standardError.write(Data((line + "\n").utf8))
