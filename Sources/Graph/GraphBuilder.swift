@@ -395,7 +395,7 @@ struct GraphBuilder {
 /// Collects the landmark tables built concurrently, one slot per profile.
 private final class LandmarkTables: @unchecked Sendable {
     private let lock = NSLock()
-    private(set) var results: [(from: [UInt16], to: [UInt16], landmarks: [UInt32])]
+    @exclusivity(unchecked) private(set) var results: [(from: [UInt16], to: [UInt16], landmarks: [UInt32])]
     init(count: Int) { results = Array(repeating: ([], [], []), count: count) }
     func store(_ tables: (from: [UInt16], to: [UInt16], landmarks: [UInt32]), at index: Int) {
         lock.lock(); results[index] = tables; lock.unlock()

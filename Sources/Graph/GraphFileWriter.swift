@@ -8,10 +8,10 @@ import Glibc
 public final class GraphFileWriter {
     public let path: String
     private let temporaryPath: String
-    private var fd: Int32
-    private var offset: Int
-    private var sections: [GraphSection] = []
-    private var finished = false
+    @exclusivity(unchecked) private var fd: Int32
+    @exclusivity(unchecked) private var offset: Int
+    @exclusivity(unchecked) private var sections: [GraphSection] = []
+    @exclusivity(unchecked) private var finished = false
 
     /// Creates the temporary file in the target's folder.
     public init(path: String) throws(GraphFileError) {

@@ -14,11 +14,11 @@ public final class PipelinedElementHandler: OSMElementHandler, @unchecked Sendab
     private let target: OSMElementHandler
     private let batchSize: Int
     private let depth: Int
-    private var batch: [Element] = []
+    @exclusivity(unchecked) private var batch: [Element] = []
     private let condition = NSCondition()
-    private var queue: [[Element]] = []
-    private var closed = false
-    private var consumerDone = false
+    @exclusivity(unchecked) private var queue: [[Element]] = []
+    @exclusivity(unchecked) private var closed = false
+    @exclusivity(unchecked) private var consumerDone = false
 
     /// Starts the consumer thread; `batchSize` elements travel together, at most `depth` batches wait.
     public init(target: OSMElementHandler, batchSize: Int = 2048, depth: Int = 8) {

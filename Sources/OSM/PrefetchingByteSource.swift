@@ -4,10 +4,10 @@ import Foundation
 /// so that decompression and XML parsing use two cores.
 public final class PrefetchingByteSource: ByteSource, @unchecked Sendable {
     private let condition = NSCondition()
-    private var ready: [[UInt8]] = []
-    private var finished = false
-    private var cancelled = false
-    private var failure: OSMReadError?
+    @exclusivity(unchecked) private var ready: [[UInt8]] = []
+    @exclusivity(unchecked) private var finished = false
+    @exclusivity(unchecked) private var cancelled = false
+    @exclusivity(unchecked) private var failure: OSMReadError?
     @exclusivity(unchecked) private var current: [UInt8] = []
     @exclusivity(unchecked) private var currentOffset = 0
 

@@ -37,7 +37,7 @@ public struct ContractionHierarchy: @unchecked Sendable {
     public init(_ data: HierarchyData) {
         /// Owns copies of the arrays at stable addresses for the buffers to point into.
         final class Storage {
-            var buffers: [UnsafeMutableRawBufferPointer] = []
+            @exclusivity(unchecked) var buffers: [UnsafeMutableRawBufferPointer] = []
             func keep<T: BitwiseCopyable>(_ array: [T]) -> UnsafeBufferPointer<T> {
                 let memory = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
                 _ = memory.initialize(from: array)

@@ -159,8 +159,8 @@ final class UpwardSearch {
 
 /// The rows of a matrix, written by several threads (each row by one).
 final class RowStore: @unchecked Sendable {
-    private(set) var durations: [Double?]
-    private(set) var distances: [Double?]
+    @exclusivity(unchecked) private(set) var durations: [Double?]
+    @exclusivity(unchecked) private(set) var distances: [Double?]
     private let lock = NSLock()
 
     init(_ count: Int) {

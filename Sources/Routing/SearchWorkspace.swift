@@ -41,7 +41,7 @@ public final class SearchWorkspace {
 /// Hands out scratch spaces (search workspaces) to concurrent queries, keeping the ones returned for reuse.
 final class WorkspacePool<Workspace>: @unchecked Sendable {
     private let lock = NSLock()
-    private var free: [Workspace] = []
+    @exclusivity(unchecked) private var free: [Workspace] = []
     private let make: () -> Workspace
 
     /// A pool that makes a new workspace with `make` whenever none is free.

@@ -21,7 +21,7 @@ public final class TransitRouter: @unchecked Sendable {
     public let stopEndpoints: [SearchEndpoint?]
     private let stopGrid: StopGrid
     private let lock = NSLock()
-    private var walkSearches: [WalkSearch] = []
+    @exclusivity(unchecked) private var walkSearches: [WalkSearch] = []
 
     /// Opens the timetable of `graph`; throws when it has none or lacks a foot profile.
     public init(graph: RoadGraph) throws(TransitError) {
