@@ -89,8 +89,8 @@ enum DemoCommand {
             print("")
         }
         // Commands that work as printed, from any folder: the paths are the ones this run used.
-        let monacoGraph = (cache as NSString).appendingPathComponent("monaco.wfg")
-        let monacoInput = (data as NSString).appendingPathComponent("monaco.osm.gz")
+        let monacoGraph = URL(fileURLWithPath: (cache as NSString).appendingPathComponent("monaco.wfg")).standardizedFileURL.path
+        let monacoInput = URL(fileURLWithPath: (data as NSString).appendingPathComponent("monaco.osm.gz")).standardizedFileURL.path
         print("Next:")
         print("  wayfinder info \(Self.quoted(monacoGraph))                      # the file's sections and figures")
         print("  wayfinder route --graph \(Self.quoted(monacoGraph)) 43.7393,7.4277 43.7312,7.4203   # a route with its steps")
