@@ -42,6 +42,11 @@ let package = Package(
         // The command-line tool.
         .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch", "Transit", "Server"]),
 
+        // Fuzzing: the parsers as fuzz targets (Tools/Fuzz/Harnesses), and the libFuzzer driver / corpus replayer over them
+        // (Tools/fuzz builds it with -sanitize=fuzzer and runs every target).
+        .target(name: "FuzzHarnesses", dependencies: ["OSM", "Graph", "Routing", "Transit", "Wayfinder", "Batch", "Server"], path: "Tools/Fuzz/Harnesses"),
+        .executableTarget(name: "wayfinder-fuzz", dependencies: ["FuzzHarnesses"], path: "Tools/Fuzz/Driver"),
+
         // Benchmark helper: raw libexpat throughput over the same input (the baseline of Tools/bench-import).
         .executableTarget(name: "expat-baseline", dependencies: ["OSM", "CExpat"], path: "Tools/ExpatBaseline"),
         // Benchmark: route queries (A*) against the plain Dijkstra on random pairs (Tools/bench-route).
@@ -58,6 +63,7 @@ let package = Package(
         .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph", "Transit"]),
         .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarnesses"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),
         // Runs the examples of README.md and docs/*.md against the built `wayfinder` (convention at the top of the test).
         .testTarget(name: "DocumentationTests", dependencies: ["wayfinder"]),

@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+import FuzzHarnesses
+import Graph
+
+/// Every fuzz target over its committed seeds and over every input a fuzzing run ever found crashing
+/// (`Tools/fuzz` copies them into Crashes/TARGET/): each must run to the end without a crash or trap.
+final class FuzzRegressionTests: XCTestCase {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+
+    /// The files of `Inputs/TARGET` and `Crashes/TARGET`.
+    func inputs(_ target: FuzzTarget) -> [URL] {
+        ["Inputs", "Crashes"].flatMap { kind -> [URL] in
+            let dir = Self.folder.appendingPathComponent(kind).appendingPathComponent(target.rawValue)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+            return names.sorted().map { dir.appendingPathComponent($0) }
+        }
+    }
+
+    func testEveryTargetRunsItsSeedsAndPastCrashes() throws {
+        XCTAssertTrue(FuzzTarget.prepare(), "the OSRM service over Monaco could not be made: the osrm-url target would test nothing")
+        var replayed = 0
+        for target in FuzzTarget.allCases {
+            for file in inputs(target) {
+                target.run(Array(try Data(contentsOf: file)))
+                replayed += 1
+            }
+        }
+        XCTAssertGreaterThan(replayed, 20)
+    }
+
+    /// The graph-file target on a real graph file (imported from a small Monaco cut) and on cut-off copies of it.
+    func testGraphFileTargetOnARealGraph() throws {
+        let tiny = Self.folder.appendingPathComponent("Graphs/monaco-tiny.osm").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-regression-\(UUID().uuidString).wfg").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        _ = try GraphImporter().run(input: tiny, output: output)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
+        XCTAssertGreaterThan(bytes.count, 1000)
+        FuzzTarget.graphFile.run(bytes)
+        for cut in [0, 8, 64, bytes.count / 2, bytes.count - 1] { FuzzTarget.graphFile.run(Array(bytes.prefix(cut))) }
+    }
+
+    /// Hostile inputs of each kind, written by hand.
+    func testHandWrittenHostileInputs() {
+        let cases: [(FuzzTarget, String)] = [
+            (.xml, "<osm><node id=\"-9223372036854775808\" lat=\"1e400\" lon=\"nan\"/><way id=\"1\"><nd ref=\"99999999999999999999\"/></way>"),
+            (.xml, "<osm>" + String(repeating: "<node id=\"1\" lat=\"0\" lon=\"0\">", count: 200)),
+            (.csv, "\"stop_id,stop_lat\n\"a\"b\",\"\n\u{FEFF}\r\r\n,,,,,,"),
+            (.polyline, String(repeating: "~", count: 200)),
+            (.polyline, "_p~iF~ps|U" + String(repeating: "\u{7f}", count: 3)),
+            (.osrmURL, "/route/v1/driving/" + String(repeating: "0,0;", count: 600) + "0,0"),
+            (.osrmURL, "/table/v1/car/1,1;2,2?sources=" + String(repeating: "0;", count: 1000) + "&annotations=distance"),
+            (.osrmURL, "/nearest/v1/foot/7.4,43.7?number=1000000000000&radiuses=-1"),
+            (.osrmURL, "/transit/v1/7.4270,43.7395;7.4197,43.7312?depart=9999-99-99T99:99&max_walk=nan"),
+            (.osrmURL, "/roads?bbox=-180,-90,180,90"),
+            (.batchJobs, "{\"id\": 1, \"stops\": [[1e308, -1e308], [\"\", null]]}\n{\n"),
+            (.batchJobs, "id,stops\n\"open quote,1,2\nnext,\"1,2;3,4\"\n"),
+        ]
+        for (target, text) in cases { target.run(Array(text.utf8)) }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import OSM
+import Graph
+import Routing
+import Transit
+import Wayfinder
+import Batch
+import Server
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The parsers under fuzzing, each a function from arbitrary bytes to nothing: it may throw inside (bad input is
+/// expected and caught), but must never crash, trap or hang. `wayfinder-fuzz` runs them under libFuzzer, and
+/// `FuzzRegressionTests` replays the seed corpus and every crash ever found through them.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// OSM XML through the reader, plain, gzip or bzip2 as told from the first bytes.
+    case xml
+    /// A GTFS zip: the archive reader, then every member as a CSV table, then the whole feed through the timetable builder.
+    case gtfsZip = "gtfs-zip"
+    /// One GTFS CSV table (the RFC 4180 reader), with its columns read as numbers and strings.
+    case csv
+    /// A graph file: opened (verified as a route would) and, when it opens, a route on it and a snap.
+    case graphFile = "graph-file"
+    /// An encoded polyline at precision 5 and 6.
+    case polyline
+    /// An HTTP request line (`/route/v1/driving/…?…`) answered by the OSRM-compatible service over Monaco.
+    case osrmURL = "osrm-url"
+    /// A batch job file (NDJSON or CSV), read to the end.
+    case batchJobs = "batch-jobs"
+
+    /// Runs the target once on `data`.
+    public func run(_ data: UnsafeRawBufferPointer) {
+        switch self {
+        case .xml: FuzzTarget.xml(data)
+        case .gtfsZip: FuzzTarget.gtfsZip(Array(data))
+        case .csv: FuzzTarget.csv(Array(data))
+        case .graphFile: FuzzTarget.graphFile(data)
+        case .polyline: FuzzTarget.polyline(data)
+        case .osrmURL: FuzzTarget.osrmURL(data)
+        case .batchJobs: FuzzTarget.batchJobs(data)
+        }
+    }
+
+    /// Runs the target once on `bytes`.
+    public func run(_ bytes: [UInt8]) { bytes.withUnsafeBytes { run($0) } }
+
+    /// Longest input worth trying (libFuzzer's -max_len): graph files are whole files, the rest small.
+    public var maximumLength: Int { self == .graphFile ? 1 << 20 : self == .gtfsZip ? 1 << 17 : 1 << 14 }
+}
+
+// MARK: - The targets
+
+extension FuzzTarget {
+    /// A byte source over memory.
+    final class MemorySource: ByteSource {
+        let bytes: [UInt8]
+        var offset = 0
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws(OSMReadError) -> Int {
+            let n = min(buffer.count, bytes.count - offset)
+            if n > 0 { bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) } }
+            offset += n
+            return n
+        }
+    }
+
+    /// Counts what the reader hands out (and touches every field, so nothing is optimised away).
+    final class CountingHandler: OSMElementHandler {
+        var total = 0
+        func handle(node: OSMNode) { total &+= Int(truncatingIfNeeded: node.id) &+ node.tags.count }
+        func handle(way: OSMWay) { total &+= way.nodeIDs.count &+ way.tags.count }
+        func handle(relation: OSMRelation) { total &+= relation.members.count &+ relation.tags.count }
+    }
+
+    static func xml(_ data: UnsafeRawBufferPointer) {
+        let bytes = Array(data)
+        do {
+            let raw = MemorySource(bytes)
+            let source: ByteSource
+            switch try InputCompression.detect(Array(bytes.prefix(16)), name: "fuzz") {
+            case .none: source = raw
+            case .gzip: source = try GzipByteSource(input: raw, name: "fuzz")
+            case .bzip2: source = try Bzip2ByteSource(input: raw, name: "fuzz")
+            }
+            let handler = CountingHandler()
+            try OSMXMLReader(source: source, name: "fuzz", handler: handler).read(chunkSize: 4096)
+        } catch {}
+    }
+
+    static func gtfsZip(_ bytes: [UInt8]) {
+        guard let archive = try? ZipArchive(bytes: bytes, path: "fuzz.zip") else { return }
+        for name in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt", "calendar_dates.txt",
+                     "transfers.txt", "frequencies.txt", "shapes.txt"] {
+            guard let member = try? archive.contents(of: name) else { continue }
+            csv(member)
+        }
+    }
+
+    static func csv(_ bytes: [UInt8]) {
+        guard let table = try? CSVTable(bytes: bytes, feed: "fuzz", file: "fuzz.txt") else { return }
+        var sink = 0
+        for column in ["stop_id", "stop_lat", "arrival_time", "trip_id", "route_type", "date"] {
+            let index = try? table.require(column)
+            for r in 0..<min(table.count, 1000) {
+                sink &+= table.int(r, index) ?? 0
+                sink &+= Int((table.double(r, index) ?? 0).isFinite ? 1 : 0)
+                sink &+= table.string(r, index).utf8.count
+                sink &+= table.line(r)
+            }
+        }
+        if sink == 42 { print("") }
+    }
+
+    static func graphFile(_ data: UnsafeRawBufferPointer) {
+        let path = scratchPath("graph.wfg")
+        guard FileManager.default.createFile(atPath: path, contents: Data(data)) else { return }
+        defer { unlink(path) }
+        guard let graph = try? RoadGraph(path: path) else { return }
+        for profile in graph.profiles.map(\.profile.name) {
+            guard let router = try? Router(graph: graph, profile: profile) else { continue }
+            let box = (graph.metadata.statistics.minLatitude, graph.metadata.statistics.minLongitude,
+                       graph.metadata.statistics.maxLatitude, graph.metadata.statistics.maxLongitude)
+            let a = Coordinate(latitude: Double(box.0) * 1e-7 * 0.7 + Double(box.2) * 1e-7 * 0.3, longitude: Double(box.1) * 1e-7 * 0.7 + Double(box.3) * 1e-7 * 0.3)
+            let b = Coordinate(latitude: Double(box.0) * 1e-7 * 0.3 + Double(box.2) * 1e-7 * 0.7, longitude: Double(box.1) * 1e-7 * 0.3 + Double(box.3) * 1e-7 * 0.7)
+            guard a.latitude.isFinite, b.latitude.isFinite, abs(a.latitude) <= 90, abs(b.latitude) <= 90,
+                  abs(a.longitude) <= 180, abs(b.longitude) <= 180 else { continue }
+            _ = try? router.routes(through: [a, b])
+        }
+    }
+
+    static func polyline(_ data: UnsafeRawBufferPointer) {
+        let text = String(decoding: data, as: UTF8.self)
+        for precision in [5, 6] {
+            // The decoder reads any well-formed string (at a wrong precision values come out too large); the encoder
+            // takes coordinates, so only points that are degrees go back through it, and they must round-trip.
+            guard let points = try? PolylineEncoder.decode(text, precision: precision),
+                  points.allSatisfy({ abs($0.latitude) <= 90 && abs($0.longitude) <= 180 }) else { continue }
+            let again = try? PolylineEncoder.decode(PolylineEncoder.encode(points, precision: precision), precision: precision)
+            precondition(again?.count == points.count, "an encoded polyline did not decode to as many points")
+        }
+    }
+
+    /// The OSRM service over the Monaco sample, made once per process (imported into a scratch folder).
+    nonisolated(unsafe) static var service: WayfinderService? = nil
+
+    /// Makes what the targets share (the OSRM service); false when it cannot be made, so a target would test nothing.
+    public static func prepare() -> Bool {
+        if service == nil { service = makeService() }
+        return service != nil
+    }
+
+    static func osrmURL(_ data: UnsafeRawBufferPointer) {
+        if service == nil { service = makeService() }
+        guard let service else { return }
+        // As libmicrohttpd hands it over: the path and the query arguments, percent-decoded.
+        let text = String(decoding: data, as: UTF8.self)
+        let parts = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = percentDecoded(String(parts[0]))
+        var query: [(name: String, value: String)] = []
+        if parts.count > 1 {
+            for item in parts[1].split(separator: "&", omittingEmptySubsequences: false) {
+                let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                query.append((percentDecoded(String(pair[0])), pair.count > 1 ? percentDecoded(String(pair[1])) : ""))
+            }
+        }
+        let response = service.respond(to: HTTPRequest(method: "GET", path: path.hasPrefix("/") ? path : "/" + path, query: query))
+        if response.status == 0 { print("") }
+    }
+
+    static func batchJobs(_ data: UnsafeRawBufferPointer) {
+        let path = scratchPath("jobs.txt")
+        guard FileManager.default.createFile(atPath: path, contents: Data(data)) else { return }
+        defer { unlink(path) }
+        guard let reader = try? JobReader(path: path, places: PlaceBook(["Port": Coordinate(latitude: 43.7312, longitude: 7.4197)])) else { return }
+        var count = 0
+        while let item = reader.next(), count < 100_000 { count += 1; _ = item.id }
+    }
+
+    // MARK: Support
+
+    static func percentDecoded(_ text: String) -> String { text.removingPercentEncoding ?? text }
+
+    /// A per-process path on a memory file system when there is one.
+    static func scratchPath(_ name: String) -> String {
+        let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        return "\(folder)/wayfinder-fuzz-\(getpid())-\(name)"
+    }
+
+    /// The Monaco sample imported into a scratch file (WAYFINDER_FUZZ_GRAPH names a graph file to use instead).
+    static func makeService() -> WayfinderService? {
+        var path = ProcessInfo.processInfo.environment["WAYFINDER_FUZZ_GRAPH"]
+        if path == nil, let sample = sampleURL("monaco.osm.gz") {
+            let output = scratchPath("service.wfg")
+            var importer = GraphImporter()
+            importer.buildLandmarks = false
+            do { _ = try importer.run(input: sample.path, output: output) } catch { return nil }
+            path = output
+        }
+        guard let path, let graph = try? RoadGraph(path: path) else { return nil }
+        return try? WayfinderService(graph: graph)
+    }
+
+    /// A file of the package's Data/ folder, found from this source file's place in the tree or the current folder.
+    public static func sampleURL(_ name: String) -> URL? {
+        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Data/\(name)")
+        for url in [fromSource, URL(fileURLWithPath: "Data/\(name)")] where FileManager.default.fileExists(atPath: url.path) { return url }
+        return nil
+    }
+}
