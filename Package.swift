@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph", "Transit"]),
         .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarnesses"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarnesses", "Graph"], exclude: ["Inputs", "Crashes", "Graphs"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),
         // Runs the examples of README.md and docs/*.md against the built `wayfinder` (convention at the top of the test).
         .testTarget(name: "DocumentationTests", dependencies: ["wayfinder"]),
