@@ -13,6 +13,7 @@ Prints one line `slow=… real=… failed=… slowest=…s close_wait_after=… 
 got a 2xx answer within --limit seconds (default 10) and no CLOSE-WAIT socket is left 5 s after the clients left;
 1 otherwise.
 """
+import resource
 import socket
 import sys
 import time
@@ -48,6 +49,10 @@ def main(argv):
             return 2
         options[name] = rest.pop(0)
     clients, seconds, limit = int(options["--clients"]), float(options["--seconds"]), float(options["--limit"])
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = clients + 64 if hard == resource.RLIM_INFINITY else min(clients + 64, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     url = urlparse(base)
     host, port = url.hostname, url.port
 
