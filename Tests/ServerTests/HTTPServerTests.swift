@@ -64,8 +64,14 @@ final class HTTPServerTests: XCTestCase {
     /// Sends `request` as is on a new connection and reads until the server closes it (at most `timeout` s):
     /// the status of the first response line (0 when none came), the body, and the seconds it took.
     static func raw(_ port: UInt16, _ request: String, timeout: Double = 5) -> (status: Int, body: String, seconds: Double) {
+        let answer = rawWithHead(port, request, timeout: timeout)
+        return (answer.status, answer.body, answer.seconds)
+    }
+
+    /// `raw`, with the response's head (status line and headers) too.
+    static func rawWithHead(_ port: UInt16, _ request: String, timeout: Double = 5) -> (status: Int, head: String, body: String, seconds: Double) {
         let started = Date()
-        guard let fd = connect(port) else { return (0, "", 0) }
+        guard let fd = connect(port) else { return (0, "", "", 0) }
         defer { close(fd) }
         var wait = timeval(tv_sec: 0, tv_usec: 100_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
@@ -85,8 +91,9 @@ final class HTTPServerTests: XCTestCase {
         }
         let text = String(decoding: data, as: UTF8.self)
         let status = Int(text.split(separator: " ", maxSplits: 2).dropFirst().first ?? "") ?? 0
-        let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
-        return (status, body, Date().timeIntervalSince(started))
+        let split = text.range(of: "\r\n\r\n")
+        let head = split.map { String(text[..<$0.lowerBound]) } ?? text, body = split.map { String(text[$0.upperBound...]) } ?? ""
+        return (status, head, body, Date().timeIntervalSince(started))
     }
 
     /// Sockets of the local `port` in CLOSE-WAIT (from /proc/net/tcp).
