@@ -18,8 +18,8 @@ public struct ServiceLimits: Sendable {
     public var maximumRadius = 10_000.0
     /// Most road edges one `/roads` answer holds.
     public var maximumRoadEdges = 60_000
-    /// Seconds a request may compute before it is answered with `Timeout` (checked between road searches, and
-    /// inside transit searches).
+    /// Seconds a request may compute before it is answered with `Timeout` (checked between the steps of road
+    /// requests, and inside transit searches).
     public var requestTimeLimit = 10.0
 
     public init() {}
