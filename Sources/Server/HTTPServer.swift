@@ -7,7 +7,7 @@ import Foundation
 /// Hostile clients: at most `maximumConnections` connections (`maximumConnectionsPerAddress` from one address);
 /// a connection idle for `connectionTimeout` seconds is closed by libmicrohttpd, and one that takes longer than that
 /// to send a request's line and headers (a slow client trickling bytes, which libmicrohttpd's idle timer never sees
-/// as idle) is shut down by a watchdog. Oversize URLs, too many query parameters and oversize headers get OSRM's
+/// as idle) is shut down by a watchdog — after one second when nearly all connections are taken. Oversize URLs, too many query parameters and oversize headers get OSRM's
 /// JSON errors from the handler; only requests libmicrohttpd refuses before any callback (a malformed request line,
 /// an HTTP version other than 1.x, a request line and headers that overflow the connection's memory) get its own
 /// short HTML replies (docs/http-api.md lists them).
@@ -47,7 +47,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard let started else { throw .cannotListen(host: configuration.host, port: configuration.port) }
         daemon = started
         port = wayfinder_mhd_bound_port(started)
-        context.watch.start(timeout: Double(max(1, configuration.connectionTimeout)))
+        context.watch.start(timeout: Double(max(1, configuration.connectionTimeout)), limit: connectionLimit)
     }
 
     /// Requests answered so far and requests being answered now.
@@ -116,15 +116,19 @@ final class ConnectionWatch: @unchecked Sendable {
         lock.unlock()
     }
 
-    func start(timeout seconds: Double) {
+    /// Starts the watchdog. Near the connection `limit` (nine in ten open) the clients waited for get a second at
+    /// most instead of the timeout: slow ones then filling every slot cannot keep the listen queue waiting long.
+    func start(timeout seconds: Double, limit: Int) {
         lock.lock(); timeout = UInt64(seconds * 1e9); running = true; lock.unlock()
+        let crowded = max(1, limit * 9 / 10)
         let thread = Thread { [self] in
             while true {
                 usleep(100_000)
                 lock.lock()
                 if !running { lock.unlock(); return }
                 let now = Self.now()
-                for (key, entry) in open where !entry.busy && now &- entry.since > timeout {
+                let patience = open.count >= crowded ? min(timeout, 1_000_000_000) : timeout
+                for (key, entry) in open where !entry.busy && now &- entry.since > patience {
                     shutdown(entry.socket, Int32(SHUT_RDWR))
                     open[key]!.busy = true
                     cut += 1

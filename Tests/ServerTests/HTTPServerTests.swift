@@ -267,4 +267,29 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(left), 1)
         print("1500 slow connections: \(answered) real requests answered, slowest \(String(format: "%.3f", slowest)) s")
     }
+
+    /// Three times more slow clients than connections allowed: near the limit they are cut off after a second, so the
+    /// real clients queued behind them in the listen queue wait seconds, not the idle timeout each round.
+    func testSlowClientsBeyondTheConnectionLimitDelayOthersOnlySeconds() throws {
+        let server = try start { $0.maximumConnections = 100 }
+        defer { server.stop() }
+        XCTAssertEqual(server.connectionLimit, 100)
+        var slow: [Int32] = []
+        defer { for fd in slow { close(fd) } }
+        for _ in 0..<300 {
+            guard let fd = Self.connect(server.port) else { break }
+            _ = "GET /x HTTP/1.1\r\nHost: x\r\nX-Slow: ".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            slow.append(fd)
+        }
+        var slowest = 0.0
+        for i in 0..<5 {
+            let t = Date()
+            XCTAssertEqual(fetch("http://127.0.0.1:\(server.port)/real?i=\(i)")?.status, 200)
+            slowest = max(slowest, Date().timeIntervalSince(t))
+            for fd in slow { _ = send(fd, "a", 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        }
+        XCTAssertLessThan(slowest, 5)
+        XCTAssertGreaterThanOrEqual(server.connectionCounts.cutOff, 100)
+        print("300 slow clients over a limit of 100: slowest real request \(String(format: "%.2f", slowest)) s")
+    }
 }
