@@ -264,10 +264,10 @@ final class ServeCommandTests: CLITestCase {
     /// they leave no socket lingers in CLOSE-WAIT (Tests/Scripts/slow_clients.py).
     func testSlowClientsDoNotLockOthersOut() throws {
         guard let python = tool("python3") else { throw XCTSkip("python3 is not installed") }
-        let server = try monacoServer(["--threads", "2", "--idle-timeout", "3"])
+        let server = try monacoServer(["--threads", "2", "--idle-timeout", "2"])
         defer { server.stop() }
         let route = "/route/v1/driving/\(["7.4270,43.7395", "7.4197,43.7312"].joined(separator: ";"))"
-        let result = try external(python, [script("slow_clients.py"), server.base, "--clients", "1000", "--seconds", "5",
+        let result = try external(python, [script("slow_clients.py"), server.base, "--clients", "1000", "--seconds", "6",
                                            "--path", route, "--limit", "10"], timeout: 120)
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("slow=1000 (refused 0, open at the end 0)"), result.output)
