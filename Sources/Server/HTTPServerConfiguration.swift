@@ -8,12 +8,21 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: UInt16 = 5000
     /// Worker threads of libmicrohttpd's thread pool, each polling its own connections and running handlers.
     public var threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// Longest request target (path and query) accepted, bytes; longer ones get 414.
+    /// Longest request target (path and query, as sent) accepted, bytes; longer ones get 414.
     public var maximumURLBytes: Int = 64 * 1024
+    /// Most query parameters of a request (`a=1&b=2` has two); more get 400.
+    public var maximumQueryParameters: Int = 100
+    /// Largest header section accepted (names and values), bytes; larger ones get 431.
+    public var maximumHeaderBytes: Int = 32 * 1024
     /// Largest request body accepted, bytes; the API reads none, so bodies get 405 and larger ones 413.
     public var maximumBodyBytes: Int = 64 * 1024
-    /// Seconds an idle connection is kept before libmicrohttpd closes it.
-    public var connectionTimeout: Int = 30
+    /// Seconds a connection may stay idle (nothing sent or received), or take to send one request's line and
+    /// headers (a slow client trickling bytes), before it is closed.
+    public var connectionTimeout: Int = 10
+    /// Most connections open at once (further clients wait in the listen queue); the open-files limit is raised to fit.
+    public var maximumConnections: Int = 4096
+    /// Most connections open at once from one IP address (0: no such limit); further ones are refused at once.
+    public var maximumConnectionsPerAddress: Int = 0
     /// How long a graceful stop waits for requests in flight to finish, seconds.
     public var shutdownGrace: Double = 30
 

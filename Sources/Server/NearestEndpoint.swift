@@ -11,8 +11,10 @@ enum NearestEndpoint {
         guard request.coordinates.count == 1 else { throw .invalidQuery("nearest takes exactly one coordinate, got \(request.coordinates.count)") }
         var number = 1
         if let text = request.options["number"] {
-            guard let n = Int(text), n >= 1 else { throw .invalidQuery("number must be a whole number of at least 1, got '\(text)'") }
-            guard n <= limits.maximumNearestResults else { throw .tooBig("number may be at most \(limits.maximumNearestResults), got \(n)") }
+            guard let n = Int(text), n >= 1 else {
+                throw .invalidQuery("number must be a whole number from 1 to \(limits.maximumNearestResults), got '\(text)'")
+            }
+            guard n <= limits.maximumNearestResults else { throw .tooBig("number must be from 1 to \(limits.maximumNearestResults), got \(n)") }
             number = n
         }
         _ = try request.bool("generate_hints", default: true)

@@ -110,7 +110,9 @@ public struct OSRMRequest: Sendable {
         for item in items {
             if item.isEmpty { result.append(limits.defaultRadius); continue }
             if item == "unlimited" { result.append(limits.maximumRadius); continue }
-            guard let r = Double(item), r.isFinite, r >= 0 else { throw .invalidQuery("radius '\(item)' is not a number of metres") }
+            guard let r = Double(item), r.isFinite, r >= 0 else {
+                throw .invalidQuery("radius '\(item)' is not a number of metres from 0 up (larger than \(Int(limits.maximumRadius)) counts as \(Int(limits.maximumRadius)), as does unlimited)")
+            }
             result.append(min(r, limits.maximumRadius))
         }
         return result
@@ -123,7 +125,7 @@ public struct OSRMRequest: Sendable {
         for item in text.split(separator: ";", omittingEmptySubsequences: false) {
             guard let i = Int(item) else { throw .invalidQuery("\(name) must be 'all' or indices separated by ';', got '\(text)'") }
             guard coordinates.indices.contains(i) else {
-                throw .invalidValue("\(name) index \(i) is out of range: there are \(coordinates.count) coordinates")
+                throw .invalidValue("\(name) index \(i) is out of range: there are \(coordinates.count) coordinates, so indices run from 0 to \(coordinates.count - 1)")
             }
             result.append(i)
         }

@@ -42,8 +42,10 @@ enum RouteEndpoint {
         guard let text else { return 0 }
         if text == "false" { return 0 }
         if text == "true" { return 1 }
-        guard let n = Int(text), n >= 0 else { throw .invalidQuery("alternatives must be true, false or a number, got '\(text)'") }
-        guard n <= limits.maximumAlternatives else { throw .tooBig("at most \(limits.maximumAlternatives) alternatives, asked for \(n)") }
+        guard let n = Int(text), n >= 0 else {
+            throw .invalidQuery("alternatives must be true, false or a whole number from 0 to \(limits.maximumAlternatives), got '\(text)'")
+        }
+        guard n <= limits.maximumAlternatives else { throw .tooBig("alternatives may be at most \(limits.maximumAlternatives), asked for \(n)") }
         return n
     }
 }

@@ -18,7 +18,8 @@ public struct ServiceLimits: Sendable {
     public var maximumRadius = 10_000.0
     /// Most road edges one `/roads` answer holds.
     public var maximumRoadEdges = 60_000
-    /// Seconds a request may compute before it is answered with `Timeout` (checked between searches).
+    /// Seconds a request may compute before it is answered with `Timeout` (checked between the steps of road
+    /// requests, and inside transit searches).
     public var requestTimeLimit = 10.0
 
     public init() {}
@@ -31,11 +32,17 @@ public struct RequestDeadline: Sendable {
 
     public init(limit: Double, start: Date = Date()) { self.start = start; self.limit = limit }
 
+    /// The moment itself, for searches that check it as they go.
+    public var moment: Date { start.addingTimeInterval(limit) }
+
     /// Throws `Timeout` when the request has run longer than its limit.
     public func check() throws(OSRMError) {
-        if Date().timeIntervalSince(start) > limit {
-            throw .timedOut("the request took longer than the \(Self.format(limit)) s limit; ask for fewer coordinates")
-        }
+        if Date().timeIntervalSince(start) > limit { throw timedOut(hint: "ask for fewer coordinates") }
+    }
+
+    /// The `Timeout` error of this limit, with a hint on what to ask for instead.
+    public func timedOut(hint: String) -> OSRMError {
+        .timedOut("the request took longer than the \(Self.format(limit)) s limit; \(hint)")
     }
 
     static func format(_ seconds: Double) -> String {

@@ -8,6 +8,10 @@ enum TableEndpoint {
 
     static func respond(_ request: OSRMRequest, engine: ProfileEngine, limits: ServiceLimits, deadline: RequestDeadline) throws(OSRMError) -> JSONValue {
         try request.requireOnly(options)
+        // Each coordinate a table uses is a source or a destination, so more than cells + 1 cannot all be used.
+        guard request.coordinates.count <= limits.maximumTableCells + 1 else {
+            throw .tooBig("a table may have at most \(limits.maximumTableCells + 1) coordinates (for \(limits.maximumTableCells) cells), got \(request.coordinates.count)")
+        }
         let sources = try request.indices("sources"), destinations = try request.indices("destinations")
         guard !sources.isEmpty, !destinations.isEmpty else { throw .invalidQuery("a table needs at least one source and one destination") }
         guard sources.count * destinations.count <= limits.maximumTableCells else {

@@ -8,7 +8,8 @@ enum TransitEndpoint {
     static let options: Set<String> = ["depart", "arrive", "max_transfers", "max_walk"]
 
     /// The JSON body of a transit request, or the OSRM error it fails with.
-    static func respond(_ request: HTTPRequest, engine: TransitEngine, limits: ServiceLimits) throws(OSRMError) -> [UInt8] {
+    /// `deadline` holds inside the searches: past it they stop and the request fails with `Timeout`.
+    static func respond(_ request: HTTPRequest, engine: TransitEngine, limits: ServiceLimits, deadline: RequestDeadline) throws(OSRMError) -> [UInt8] {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         guard parts.count == 3, parts[0] == "transit" else {
             throw .invalidUrl("expected /transit/v1/{lon,lat;lon,lat…}, got \(request.path)")
@@ -41,12 +42,18 @@ enum TransitEndpoint {
             transitOptions.maxTransfers = n
         }
         if let text = values["max_walk"] {
-            guard let m = Double(text), m.isFinite, m >= 0 else { throw .invalidQuery("max_walk must be a number of metres, got '\(text)'") }
+            let most = TransitOptions.maximumWalk
+            guard let m = Double(text), m >= 0, m <= most else {
+                throw .invalidQuery("max_walk must be a number of metres from 0 to \(Int(most)), got '\(text)'")
+            }
             transitOptions.maxWalk = m
         }
+        transitOptions.deadline = deadline.moment
         var trip: TransitTrip
         do {
             trip = try router.trip(through: stops, departure: arrive == nil ? (depart ?? Date()) : nil, arrival: arrive, options: transitOptions)
+        } catch .timedOut {
+            throw deadline.timedOut(hint: "ask for a shorter max_walk, fewer max_transfers or fewer coordinates")
         } catch {
             throw OSRMError(transit: error)
         }

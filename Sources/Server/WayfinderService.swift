@@ -41,7 +41,8 @@ public final class WayfinderService: HTTPHandler, @unchecked Sendable {
         default: break
         }
         if request.path.hasPrefix("/transit/") || request.path == "/transit" {
-            let body = try TransitEndpoint.respond(request, engine: transit, limits: limits)
+            let deadline = RequestDeadline(limit: limits.requestTimeLimit)
+            let body = try TransitEndpoint.respond(request, engine: transit, limits: limits, deadline: deadline)
             return HTTPResponse(contentType: "application/json; charset=utf-8", body: body)
         }
         let services: Set<String> = ["route", "table", "trip", "nearest"]

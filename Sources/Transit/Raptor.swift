@@ -1,3 +1,5 @@
+import Foundation
+
 /// The inputs of one RAPTOR search, in the search's own direction (reversed searches negate times).
 public struct RaptorQuery: Sendable {
     /// Stops reachable from the origin on foot, with seconds of walking.
@@ -17,6 +19,9 @@ public struct RaptorQuery: Sendable {
     public var arrivalBound: Int = Int.max
     /// Transfers walking farther than this many metres are not taken.
     public var maxTransferDistance: Float = .infinity
+    /// When set, the search gives up at this moment (checked every few hundred patterns) and returns what it has
+    /// found so far; the caller tells a cut-off search by the clock.
+    public var deadline: Date? = nil
 
     /// A query from its parts; no arrival bound and no transfer limit.
     public init(access: [(stop: Int, seconds: Int)], egress: [(stop: Int, seconds: Int)], departure: Int, maxRides: Int,
@@ -94,7 +99,8 @@ public struct RaptorSearch: Sendable {
         var improvedList: [Int] = []
         let services = serviceCount
 
-        for r in 1...R {
+        var scanned = 0
+        rounds: for r in 1...R {
             if markedList.isEmpty { break }
             for s in markedList {
                 marked[s] = false
@@ -108,6 +114,8 @@ public struct RaptorSearch: Sendable {
             let base = r * S
 
             for p in queue {
+                scanned &+= 1
+                if scanned & 255 == 0, let deadline = query.deadline, Date() > deadline { break rounds }
                 let first = Int(queuePosition[p])
                 queuePosition[p] = Int32.max
                 let n = tt.length(ofPattern: p)

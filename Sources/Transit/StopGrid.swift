@@ -21,18 +21,27 @@ public struct StopGrid: Sendable {
     private static func key(_ a: Int64, _ b: Int64) -> Int64 { a << 32 ^ (b & 0xffff_ffff) }
 
     /// The stops whose great-circle distance from (latitude, longitude) is at most `radius` metres, with that distance.
+    /// A negative or NaN radius, or a point off the globe, finds none; any radius is safe (a huge one checks every stop).
     public func stops(near latitude: Double, _ longitude: Double, within radius: Double) -> [(stop: Int, distance: Double)] {
-        let latCells = Int64((radius / 1111.9).rounded(.up)) + 1
+        guard radius >= 0, abs(latitude) < 200, abs(longitude) < 200 else { return [] }
         let cosine = max(0.05, cos(latitude * .pi / 180))
-        let lonCells = Int64((radius / (1111.9 * cosine)).rounded(.up)) + 1
-        let cLat = Self.cell(Int32((latitude * 1e7).rounded())), cLon = Self.cell(Int32((longitude * 1e7).rounded()))
+        // Cells on each side, as doubles: a radius of 1e308 m must neither overflow the cell arithmetic nor scan more
+        // cells than the grid holds (then every stop is checked instead).
+        let latSpan = (radius / 1111.9).rounded(.up) + 1, lonSpan = (radius / (1111.9 * cosine)).rounded(.up) + 1
         var found: [(Int, Double)] = []
+        func consider(_ s: Int32) {
+            let d = Geo.distance(lat1: latitude, lon1: longitude, lat2: Double(latitudes[Int(s)]) * 1e-7, lon2: Double(longitudes[Int(s)]) * 1e-7)
+            if d <= radius { found.append((Int(s), d)) }
+        }
+        if (2 * latSpan + 1) * (2 * lonSpan + 1) > Double(max(cells.count, latitudes.count)) {
+            for s in latitudes.indices { consider(Int32(s)) }
+            return found.sorted { $0.0 < $1.0 }
+        }
+        let latCells = Int64(latSpan), lonCells = Int64(lonSpan)
+        let cLat = Self.cell(Int32((latitude * 1e7).rounded())), cLon = Self.cell(Int32((longitude * 1e7).rounded()))
         for a in (cLat - latCells)...(cLat + latCells) {
             for b in (cLon - lonCells)...(cLon + lonCells) {
-                for s in cells[Self.key(a, b)] ?? [] {
-                    let d = Geo.distance(lat1: latitude, lon1: longitude, lat2: Double(latitudes[Int(s)]) * 1e-7, lon2: Double(longitudes[Int(s)]) * 1e-7)
-                    if d <= radius { found.append((Int(s), d)) }
-                }
+                for s in cells[Self.key(a, b)] ?? [] { consider(s) }
             }
         }
         return found.sorted { $0.0 < $1.0 }

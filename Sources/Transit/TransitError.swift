@@ -12,6 +12,8 @@ public enum TransitError: Error, Equatable, CustomStringConvertible {
     case invalidCoordinate(stop: Int)
     case noRoad(stop: Int, maxDistance: Double)
     case noTransitRoute(leg: Int, maxTransfers: Int, maxWalk: Double)
+    /// The query ran past `TransitOptions.deadline`.
+    case timedOut
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public enum TransitError: Error, Equatable, CustomStringConvertible {
         case let .noRoad(stop, maxDistance): return "stop \(stop + 1) is more than \(Int(maxDistance)) m from any road the foot profile may use"
         case let .noTransitRoute(leg, maxTransfers, maxWalk):
             return "no transit route for leg \(leg + 1) within the limits: at most \(maxTransfers) transfers, walks of at most \(Int(maxWalk)) m to and from stops (and no walking route either)"
+        case .timedOut: return "the transit query ran past its time limit"
         }
     }
 }

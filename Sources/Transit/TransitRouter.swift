@@ -67,11 +67,12 @@ public final class TransitRouter: @unchecked Sendable {
 
     /// Walks from (or, `towards`, to) a point on the foot graph to every stop within `maxWalk` metres: seconds
     /// (rounded up) and metres per stop.
-    public func walks(at point: SearchEndpoint, towards: Bool, maxWalk: Double) -> [(stop: Int, seconds: Int, distance: Double)] {
+    /// With a `deadline`, the walk search stops then (and finds only the stops reached so far).
+    public func walks(at point: SearchEndpoint, towards: Bool, maxWalk: Double, deadline: Date? = nil) -> [(stop: Int, seconds: Int, distance: Double)] {
         let candidates = stopGrid.stops(near: point.coordinate.latitude, point.coordinate.longitude, within: maxWalk)
         if candidates.isEmpty { return [] }
         return withWalkSearch { search in
-            search.run(from: point, maxDistance: maxWalk, reverse: towards)
+            search.run(from: point, maxDistance: maxWalk, reverse: towards, deadline: deadline)
             var out: [(Int, Int, Double)] = []
             for c in candidates {
                 guard let end = stopEndpoints[c.stop], let walk = search.cost(to: end) else { continue }
@@ -103,8 +104,12 @@ public final class TransitRouter: @unchecked Sendable {
         let names = (leg == 0 ? "origin" : "stop \(leg + 1)", lastLeg ? "destination" : "stop \(leg + 2)")
         let start = try endpoint(origin, stop: leg, options: options)
         let end = try endpoint(destination, stop: leg + 1, options: options)
-        let access = walks(at: start, towards: false, maxWalk: options.maxWalk)
-        let egress = walks(at: end, towards: true, maxWalk: options.maxWalk)
+        // Past the deadline every search stops early: check after each, so a cut-off search never answers.
+        let deadline = options.deadline
+        func checkDeadline() throws(TransitError) { if let deadline, Date() > deadline { throw .timedOut } }
+        let access = walks(at: start, towards: false, maxWalk: options.maxWalk, deadline: deadline)
+        let egress = walks(at: end, towards: true, maxWalk: options.maxWalk, deadline: deadline)
+        try checkDeadline()
         // Walking only, searched only when it might beat the rides (its time is at least the straight line at top speed).
         let walkLowerBound = start.coordinate.distance(to: end.coordinate) / (footRouter.search.space.maximumSpeed * 1000)
         func walkOnly(within seconds: Double?) -> SearchResult? {
@@ -123,6 +128,7 @@ public final class TransitRouter: @unchecked Sendable {
                                 dayStarts: reversed ? around.dayStarts.map { -$0 } : around.dayStarts, active: around.active)
             q.arrivalBound = bound
             q.maxTransferDistance = options.maxWalk >= timetable.metadata.transferWalkLimit ? .infinity : Float(options.maxWalk)
+            q.deadline = deadline
             return q
         }
 
@@ -131,6 +137,7 @@ public final class TransitRouter: @unchecked Sendable {
         if let arrival {
             let a = Int(arrival.timeIntervalSince1970.rounded(.down))
             let found = backward.search(query(true, time: -a, rides: maxRides, bound: Int.max))
+            try checkDeadline()
             let latest = found.last.map { -$0.arrival }
             if let walkOnly = walkOnly(within: latest.map { Double(a - $0) }), latest == nil || Double(a) - walkOnly.duration > Double(latest!) {
                 walkItinerary = walk(walkOnly, from: origin, to: destination, names: names, leaving: arrival.addingTimeInterval(-walkOnly.duration))
@@ -139,12 +146,14 @@ public final class TransitRouter: @unchecked Sendable {
                 for j in found {
                     let d = -j.arrival
                     let refined = forward.search(query(false, time: d, rides: j.rides, bound: a + 1))
+                    try checkDeadline()
                     if let best = refined.last { journeys.append((best, false)) } else { journeys.append((j, true)) }
                 }
             }
         } else {
             let t = Int((departure ?? Date()).timeIntervalSince1970.rounded(.up))
             let found = forward.search(query(false, time: t, rides: maxRides, bound: Int.max))
+            try checkDeadline()
             let earliest = found.last?.arrival
             if let walkOnly = walkOnly(within: earliest.map { Double($0 - t) }), earliest == nil || Double(t) + walkOnly.duration < Double(earliest!) {
                 walkItinerary = walk(walkOnly, from: origin, to: destination, names: names, leaving: Date(timeIntervalSince1970: TimeInterval(t)))
@@ -152,6 +161,7 @@ public final class TransitRouter: @unchecked Sendable {
                 // Each arrival of the Pareto set, then the latest departure still arriving then (fewer rides, later departure).
                 for j in found {
                     let refined = backward.search(query(true, time: -j.arrival, rides: j.rides, bound: -t + 1))
+                    try checkDeadline()
                     if let best = refined.last { journeys.append((best, true)) } else { journeys.append((j, false)) }
                 }
             }

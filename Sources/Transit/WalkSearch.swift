@@ -1,3 +1,4 @@
+import Foundation
 import Graph
 import Routing
 
@@ -42,8 +43,9 @@ public final class WalkSearch {
         heap.push(t, Int32(n))
     }
 
-    /// Searches from `origin` (or, `reverse`, towards it) over paths of at most `maxDistance` metres.
-    public func run(from origin: SearchEndpoint, maxDistance: Double, reverse: Bool = false) {
+    /// Searches from `origin` (or, `reverse`, towards it) over paths of at most `maxDistance` metres. With a
+    /// `deadline`, gives up at that moment (checked every thousand nodes), leaving the nodes settled so far.
+    public func run(from origin: SearchEndpoint, maxDistance: Double, reverse: Bool = false, deadline: Date? = nil) {
         generation &+= 1
         if generation == 0 { for i in stamp.indices { stamp[i] = 0; done[i] = 0 }; generation = 1 }
         heap.removeAll()
@@ -59,7 +61,10 @@ public final class WalkSearch {
             if let t = edgeTime(e, forward: !reverse) { reach(to, t * (1 - f), length(e) * (1 - f)) }
             if let t = edgeTime(e, forward: reverse) { reach(from, t * f, length(e) * f) }
         }
+        var settled = 0
         while let (key, node32) = heap.pop() {
+            settled &+= 1
+            if settled & 1023 == 0, let deadline, Date() > deadline { break }
             let v = Int(node32)
             if done[v] == generation || key > time[v] { continue }
             done[v] = generation

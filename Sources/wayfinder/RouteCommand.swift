@@ -23,7 +23,7 @@ enum RouteCommand {
       --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ; transit: the feed's)
       --max-snap M       farthest a stop may lie from a road the mode may use, metres (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
-      --max-walk M       (transit) longest walk to or from a stop, metres (default 1000)
+      --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
       --                 ends the options: what follows are stops, even when they start with - (-30.03,-51.21)
 
     With --format json, errors are JSON on standard error. Exit codes: 0 ok, 2 bad usage, 3 bad input (graph file),
@@ -49,7 +49,7 @@ enum RouteCommand {
       --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ)
       --max-snap M       farthest a stop may lie from a road the mode may use, metres (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
-      --max-walk M       (transit) longest walk to or from a stop, metres (default 1000)
+      --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
       --from STOP        the origin of a one-to-many ETA list
       --to-file PLACES   places to list, one `name,lat,lon` or `lat,lon[,name]` per line (optional header; RFC 4180
                          quotes); each gets its travel time, distance and arrival from one search from --from

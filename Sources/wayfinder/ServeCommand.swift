@@ -7,7 +7,8 @@ enum ServeCommand {
     static let usage = """
     usage: wayfinder serve --graph G.wfg [--host 127.0.0.1] [--port 5000] [--threads N]
                            [--max-route-coordinates 500] [--max-table-cells 10000] [--max-trip-coordinates 100]
-                           [--time-limit SECONDS] [--quiet]
+                           [--time-limit SECONDS] [--idle-timeout SECONDS] [--max-connections N]
+                           [--max-connections-per-ip N] [--quiet]
 
     An HTTP server speaking OSRM's v1 API and serving an offline map page.
 
@@ -15,10 +16,15 @@ enum ServeCommand {
       --host ADDR                   IPv4 address to listen on (default 127.0.0.1: loopback only; 0.0.0.0 for every interface)
       --port N                      TCP port (default 5000; 0 picks a free one, printed on standard error)
       --threads N                   worker threads, 1 to 1024 (default: all cores)
-      --max-route-coordinates N     most coordinates of a /route or /nearest request (default 500)
-      --max-table-cells N           most sources × destinations of a /table request (default 10000)
-      --max-trip-coordinates N      most coordinates of a /trip request (default 100)
-      --time-limit SECONDS          how long a request may compute before it is answered with a Timeout error (default 10)
+      --max-route-coordinates N     most coordinates of a /route or /transit request, 1 to 100000 (default 500)
+      --max-table-cells N           most sources × destinations of a /table request, 1 to 100000000 (default 10000)
+      --max-trip-coordinates N      most coordinates of a /trip request, 1 to 10000 (default 100)
+      --time-limit SECONDS          how long a request may compute before it is answered with a Timeout error,
+                                    0.001 to 86400 (default 10; transit searches stop at it, road requests between steps)
+      --idle-timeout SECONDS        close a connection that is idle this long, or that takes this long to send one
+                                    request (slow clients), 1 to 3600 (default 10)
+      --max-connections N           most connections open at once, 1 to 1000000 (default 4096; more wait to be accepted)
+      --max-connections-per-ip N    most connections open at once from one IP address, 0 to 1000000 (default 0: no limit)
       -q, --quiet                   no lines on standard error when stopping (the "serving … on" line is always printed)
 
     Endpoints: / (the map page), /route/v1, /table/v1, /trip/v1, /nearest/v1 (OSRM's API: driving|car, walking|foot),
@@ -30,7 +36,8 @@ enum ServeCommand {
 
     static func run(_ arguments: [String]) throws {
         let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--host", "--port", "--threads", "--max-route-coordinates",
-                                                        "--max-table-cells", "--max-trip-coordinates", "--time-limit"],
+                                                        "--max-table-cells", "--max-trip-coordinates", "--time-limit",
+                                                        "--idle-timeout", "--max-connections", "--max-connections-per-ip"],
                                     switches: ["--quiet", "-q", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
@@ -45,18 +52,28 @@ enum ServeCommand {
             configuration.threads = n
         }
         var limits = ServiceLimits()
-        func positive(_ name: String) throws -> Int? {
+        func whole(_ name: String, _ range: ClosedRange<Int>) throws -> Int? {
             guard let text = args.value(name) else { return nil }
-            guard let n = Int(text), n >= 1 else { throw CommandError.usage("\(name) must be a positive whole number, not '\(text)'") }
+            guard let n = Int(text), range.contains(n) else {
+                throw CommandError.usage("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            }
             return n
         }
-        if let n = try positive("--max-route-coordinates") { limits.maximumRouteCoordinates = n }
-        if let n = try positive("--max-table-cells") { limits.maximumTableCells = n }
-        if let n = try positive("--max-trip-coordinates") { limits.maximumTripCoordinates = n }
-        if let text = args.value("--time-limit") {
-            guard let s = Double(text), s > 0, s.isFinite else { throw CommandError.usage("--time-limit must be a positive number of seconds, not '\(text)'") }
-            limits.requestTimeLimit = s
+        func seconds(_ name: String, _ range: ClosedRange<Double>) throws -> Double? {
+            guard let text = args.value(name) else { return nil }
+            guard let s = Double(text), range.contains(s) else {
+                let bounds = [range.lowerBound, range.upperBound].map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
+                throw CommandError.usage("\(name) must be a number of seconds from \(bounds[0]) to \(bounds[1]), not '\(text)'")
+            }
+            return s
         }
+        if let n = try whole("--max-route-coordinates", 1...100_000) { limits.maximumRouteCoordinates = n }
+        if let n = try whole("--max-table-cells", 1...100_000_000) { limits.maximumTableCells = n }
+        if let n = try whole("--max-trip-coordinates", 1...10_000) { limits.maximumTripCoordinates = n }
+        if let s = try seconds("--time-limit", 0.001...86_400) { limits.requestTimeLimit = s }
+        if let s = try seconds("--idle-timeout", 1...3600) { configuration.connectionTimeout = Int(s.rounded(.up)) }
+        if let n = try whole("--max-connections", 1...1_000_000) { configuration.maximumConnections = n }
+        if let n = try whole("--max-connections-per-ip", 0...1_000_000) { configuration.maximumConnectionsPerAddress = n }
         let graph: RoadGraph
         do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
         let service: WayfinderService

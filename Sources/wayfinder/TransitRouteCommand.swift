@@ -16,7 +16,9 @@ enum TransitRouteCommand {
             options.maxTransfers = n
         }
         if let text = args.value("--max-walk") {
-            guard let m = Double(text), m >= 0, m.isFinite else { throw CommandError.usage("--max-walk must be a number of metres, not '\(text)'") }
+            guard let m = Double(text), m >= 0, m <= TransitOptions.maximumWalk else {
+                throw CommandError.usage("--max-walk must be a number of metres from 0 to \(Int(TransitOptions.maximumWalk)), not '\(text)'")
+            }
             options.maxWalk = m
         }
         var maxSnap = 1000.0

@@ -106,4 +106,30 @@ final class TransitEndpointTests: XCTestCase {
         XCTAssertEqual(try ask(service, "/transit/v1/-80,30;\(F.south)?depart=2017-05-10T08:30").code, "NoSegment")
         XCTAssertEqual(try ask(service, "/transit/v2/\(F.north);\(F.south)").code, "InvalidVersion")
     }
+
+    func testMaxWalkIsRangeCheckedAndTheTimeLimitHoldsInsideTheSearch() throws {
+        let service = try F.terreHaute()
+        let base = "/transit/v1/\(F.north);\(F.south)?depart=2017-05-10T09:00"
+        // 1e308 once killed the server (SIGILL in the stop grid); 1e7 held both workers for 40 s.
+        for value in ["1e308", "1e7", "10000.5", "inf", "nan", "-0.1", "ten"] {
+            let answer = try ask(service, base + "&max_walk=\(value)")
+            XCTAssertEqual(answer.status, 400, value)
+            XCTAssertEqual(answer.code, "InvalidQuery", value)
+            XCTAssertEqual(answer["message"] as? String, "max_walk must be a number of metres from 0 to 10000, got '\(value)'")
+        }
+        let started = Date()
+        XCTAssertEqual(try ask(service, base + "&max_walk=10000").code, "Ok")
+        let took = Date().timeIntervalSince(started)
+
+        // With a time limit far shorter than that query, the searches stop at it: Timeout (503), promptly.
+        var limits = ServiceLimits()
+        limits.requestTimeLimit = 0.001
+        let hurried = try WayfinderService(graph: service.graph, limits: limits)
+        let start = Date()
+        let answer = try ask(hurried, base + "&max_walk=10000")
+        XCTAssertEqual(answer.status, 503, "\(answer.object)")
+        XCTAssertEqual(answer.code, "Timeout")
+        XCTAssertTrue((answer["message"] as? String ?? "").contains("max_walk"), "\(answer.object)")
+        XCTAssertLessThan(Date().timeIntervalSince(start), max(0.5, took / 2))
+    }
 }

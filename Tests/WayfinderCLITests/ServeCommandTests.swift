@@ -222,6 +222,61 @@ final class ServeCommandTests: CLITestCase {
         XCTAssertTrue(server.stderr.contains("stopped after"), server.stderr)
     }
 
+    /// Requests that once killed or stalled `serve` (issue 14): each gets OSRM's JSON at once and the server stays up.
+    func testHostileRequestsGetJSONAndLeaveItServing() throws {
+        guard let curl = tool("curl") else { throw XCTSkip("curl is not installed (apt-get install curl)") }
+        let imported = try run(["import", sample("terre-haute.osm.gz"), "--gtfs", sample("terre-haute-gtfs.zip"), "--no-landmarks", "--no-ch",
+                                "-o", tmp("terre-haute.wfg"), "--quiet"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        // The command line refuses what the server refuses.
+        let cli = try run(["route", "--graph", tmp("terre-haute.wfg"), "--mode", "transit", "--depart", "2017-05-10T09:00",
+                           "--max-walk", "1e308", "39.48577,-87.39769", "39.4565472,-87.4164615"])
+        XCTAssertEqual(cli.status, 2, cli.stderr)
+        XCTAssertTrue(cli.stderr.contains("--max-walk must be a number of metres from 0 to 10000, not '1e308'"), cli.stderr)
+
+        let server = try Server(["--graph", tmp("terre-haute.wfg"), "--threads", "2"], folder: temp)
+        defer { server.stop() }
+        func get(_ path: String) throws -> (status: Int, json: [String: Any], seconds: Double) {
+            let started = Date()
+            let result = try external(curl, ["-s", "-m", "10", "-w", "\n%{http_code}", server.base + path])
+            let lines = result.output.split(separator: "\n")
+            let json = try? JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8)) as? [String: Any]
+            return (Int(lines.last ?? "") ?? 0, json ?? [:], Date().timeIntervalSince(started))
+        }
+        let trip = "/transit/v1/-87.39769,39.48577;-87.4164615,39.4565472?depart=2017-05-10T09:00"
+        for value in ["1e308", "1e7"] {
+            let answer = try get(trip + "&max_walk=" + value)
+            XCTAssertEqual(answer.status, 400, value)
+            XCTAssertEqual(answer.json["message"] as? String, "max_walk must be a number of metres from 0 to 10000, got '\(value)'")
+        }
+        XCTAssertEqual(try get(trip + "&max_walk=10000").json["code"] as? String, "Ok")
+        let many = try get("/route/v1/driving/-87.39769,39.48577;-87.4164615,39.4565472?" + (0..<2000).map { "a\($0)=1" }.joined(separator: "&"))
+        XCTAssertEqual(many.status, 400)
+        XCTAssertEqual(many.json["code"] as? String, "TooBig")
+        XCTAssertLessThan(many.seconds, 5)
+        let health = try get("/health")
+        XCTAssertEqual(health.json["status"] as? String, "ok")
+        XCTAssertTrue(server.process.isRunning, server.stderr)
+    }
+
+    /// A thousand slow clients (slowloris: a request's headers a byte a second) while real requests keep coming:
+    /// every real one is answered within the time limit, the slow ones are cut off after --idle-timeout, and when
+    /// they leave no socket lingers in CLOSE-WAIT (Tests/Scripts/slow_clients.py).
+    func testSlowClientsDoNotLockOthersOut() throws {
+        guard let python = tool("python3") else { throw XCTSkip("python3 is not installed") }
+        let server = try monacoServer(["--threads", "2", "--idle-timeout", "2"])
+        defer { server.stop() }
+        let route = "/route/v1/driving/\(["7.4270,43.7395", "7.4197,43.7312"].joined(separator: ";"))"
+        let result = try external(python, [script("slow_clients.py"), server.base, "--clients", "1000", "--seconds", "6",
+                                           "--path", route, "--limit", "10"], timeout: 120)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("slow=1000 (refused 0, open at the end 0)"), result.output)
+        XCTAssertTrue(result.output.contains("failed=0"), result.output)
+        XCTAssertTrue(result.output.contains("close_wait_after=0"), result.output)
+        print("slow clients: \(result.output)")
+        XCTAssertTrue(server.process.isRunning, server.stderr)
+    }
+
     func testSignalsStopItCleanly() throws {
         for signal in [SIGTERM, SIGINT] {
             let server = try monacoServer()
@@ -241,5 +296,14 @@ final class ServeCommandTests: CLITestCase {
         XCTAssertEqual(host.status, 2)
         XCTAssertTrue(host.stderr.contains("IPv4"), host.stderr)
         XCTAssertTrue(try run(["serve", "--help"]).stdout.contains("--port"))
+        for (option, value, message) in [("--idle-timeout", "0", "--idle-timeout must be a number of seconds from 1 to 3600, not '0'"),
+                                         ("--time-limit", "1e308", "--time-limit must be a number of seconds from 0.001 to 86400, not '1e308'"),
+                                         ("--max-connections", "0", "--max-connections must be a whole number from 1 to 1000000, not '0'"),
+                                         ("--max-connections-per-ip", "-1", "--max-connections-per-ip must be a whole number from 0 to 1000000, not '-1'"),
+                                         ("--max-table-cells", "99999999999999999999", "--max-table-cells must be a whole number from 1 to 100000000")] {
+            let refused = try run(["serve", "--graph", tmp("monaco.wfg"), option, value])
+            XCTAssertEqual(refused.status, 2, option)
+            XCTAssertTrue(refused.stderr.contains(message), refused.stderr)
+        }
     }
 }
