@@ -53,10 +53,10 @@ let package = Package(
 
         .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),
-        .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder"]),
+        .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder", "CZlib"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Graph", "OSM"]),
         .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph", "Transit"]),
-        .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph"]),
+        .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph", "CZlib"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),
         // Runs the examples of README.md and docs/*.md against the built `wayfinder` (convention at the top of the test).
