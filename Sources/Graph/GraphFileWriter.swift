@@ -17,7 +17,7 @@ public final class GraphFileWriter {
     /// a regular file (a device, FIFO, socket or folder), which the final rename would replace.
     public init(path: String) throws(GraphFileError) {
         self.path = path
-        if let refusal = TemporaryFiles.refusal(forOutput: path) { throw .cannotCreate(path: path, message: refusal) }
+        if let refusal = OutputPath.refusal(path) { throw .cannotCreate(path: path, message: refusal) }
         temporaryPath = TemporaryFiles.path(for: path, kind: "tmp")
         TemporaryFiles.register(temporaryPath)
         fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -115,7 +115,7 @@ public final class GraphFileWriter {
             throw .writeFailed(path: path, message: message)
         }
         fd = -1
-        if let refusal = TemporaryFiles.refusal(forOutput: path) {
+        if let refusal = OutputPath.refusal(path) {
             abandon()
             throw .writeFailed(path: path, message: refusal)
         }

@@ -46,7 +46,7 @@ public struct GraphImporter {
     /// imports into the output's folder whose process is gone are removed first (`TemporaryFiles.sweepStale`).
     public func run(input inputPath: String, output outputPath: String, progress: @escaping (Progress) -> Void = { _ in }) throws(Failure) -> ImportStatistics {
         try validateProfiles()
-        if let refusal = TemporaryFiles.refusal(forOutput: outputPath) { throw .output(.cannotCreate(path: outputPath, message: refusal)) }
+        if let refusal = OutputPath.refusal(outputPath) { throw .output(.cannotCreate(path: outputPath, message: refusal)) }
         TemporaryFiles.sweepStale(folder: TemporaryFiles.folder(of: outputPath))
         let input: OSMInput
         do { input = try OSMInput(path: inputPath) } catch { throw .input(error) }

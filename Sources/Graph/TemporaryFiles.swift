@@ -97,10 +97,13 @@ public enum TemporaryFiles {
         guard n == 8 else { return false }
         return head == GraphFileFormat.magic || head.allSatisfy { $0 == 0 }
     }
+}
 
+/// Output paths a command may write (replace by renaming a new file over them, or open for appending).
+public enum OutputPath {
     /// Why `path` cannot be an output: it exists and is not a regular file (following symbolic links), so
     /// renaming a new file over it would replace a device, FIFO, socket or folder. Nil when it may be written.
-    public static func refusal(forOutput path: String) -> String? {
+    public static func refusal(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         let kind: String

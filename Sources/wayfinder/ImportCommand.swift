@@ -39,7 +39,7 @@ enum ImportCommand {
             throw CommandError.usage("reading standard input needs -o OUTPUT.wfg")
         }
         let limits = try TransitImportStep.limits(args)
-        if let refusal = TemporaryFiles.refusal(forOutput: output) { throw CommandError(message: refusal, exitCode: ExitCode.outputFailed) }
+        if let refusal = OutputPath.refusal(output) { throw CommandError(message: refusal, exitCode: ExitCode.outputFailed) }
         CleanupOnSignal.install()
         var importer = GraphImporter()
         importer.buildLandmarks = !args.has("--no-landmarks")

@@ -38,7 +38,7 @@ enum MergeCommand {
             }
         }
         let reader: JobReader
-        do { reader = try JobReader(path: input) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        do { reader = try JobReader(path: input, limits: .largest) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
         let writer: RowWriter
         do { writer = try RowWriter(path: output, truncate: true) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.outputFailed) }
         var missing = 0, written = 0
