@@ -6,7 +6,7 @@ import Glibc
 
 /// `wayfinder import` and files outside the job: outputs that are not regular files are refused, temporary files go
 /// on SIGINT and SIGTERM, and those of killed imports are swept by the next import into the folder. Hostile GTFS
-/// feeds end in clear errors within stated memory limits (peak RSS of the child, from wait4).
+/// feeds end in clear errors within stated memory limits (peak RSS of the child: its VmHWM, polled until wait4 reaps it).
 final class ImportSafetyTests: CLITestCase {
     func fileType(_ path: String) -> mode_t? {
         var info = stat()
@@ -125,14 +125,14 @@ final class ImportSafetyTests: CLITestCase {
         XCTAssertEqual(refused.status, 3, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("stop_times.txt: its directory declares 256.0 MiB uncompressed from"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains(":1 allowed: a zip bomb, or a corrupt directory (raise it with import --gtfs-max-ratio)"), refused.stderr)
-        print("refused: peak RSS \(refused.peakRSS >> 20) MiB, \(String(format: "%.2f", refused.seconds)) s")
+        print("refused: peak RSS \(refused.peakRSS >> 20) MiB (wait4 bound \(refused.maxRSSBound >> 20) MiB), \(String(format: "%.2f", refused.seconds)) s")
         XCTAssertLessThan(refused.peakRSS, limit, "peak RSS \(refused.peakRSS >> 20) MiB")
         XCTAssertLessThan(refused.seconds, 30)
         // With the ratio check off, the member-size cap stops it before inflating.
         let capped = try importTerreHaute(feed, ["--gtfs-max-ratio", "100000", "--gtfs-max-member-size", "64M"])
         XCTAssertEqual(capped.status, 3, capped.stderr)
         XCTAssertTrue(capped.stderr.contains("more than the 64 MiB a feed file may have (raise it with import --gtfs-max-member-size)"), capped.stderr)
-        print("capped: peak RSS \(capped.peakRSS >> 20) MiB, \(String(format: "%.2f", capped.seconds)) s")
+        print("capped: peak RSS \(capped.peakRSS >> 20) MiB (wait4 bound \(capped.maxRSSBound >> 20) MiB), \(String(format: "%.2f", capped.seconds)) s")
         XCTAssertLessThan(capped.peakRSS, limit, "peak RSS \(capped.peakRSS >> 20) MiB")
         XCTAssertFalse(FileManager.default.fileExists(atPath: tmp("th.wfg")))
     }
@@ -151,7 +151,7 @@ final class ImportSafetyTests: CLITestCase {
         XCTAssertEqual(inflated.status, 3, inflated.stderr)
         XCTAssertTrue(inflated.stderr.contains("stop_times.txt inflates to only 127807 bytes, not the 1073741824 its directory declares: the zip is corrupt"), inflated.stderr)
         // The old reader allocated and zeroed the declared 1 GiB.
-        print("inflated: peak RSS \(inflated.peakRSS >> 20) MiB, \(String(format: "%.2f", inflated.seconds)) s")
+        print("inflated: peak RSS \(inflated.peakRSS >> 20) MiB (wait4 bound \(inflated.maxRSSBound >> 20) MiB), \(String(format: "%.2f", inflated.seconds)) s")
         XCTAssertLessThan(inflated.peakRSS, 150 << 20, "peak RSS \(inflated.peakRSS >> 20) MiB")
     }
 
