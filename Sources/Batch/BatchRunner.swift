@@ -214,21 +214,9 @@ public enum ResumeScanner {
         let formatter = BatchRowFormatter(options: options)
         let expectedHeader = formatter.header.map { String($0.dropLast()) }
         let expectedColumns = expectedHeader.map { $0.split(separator: ",").count } ?? 0
-        var at = 0, line = 1, index = 0
+        var index = 0
         var checkedKeys = false
-        while at < bytes.count {
-            // One record: up to a newline outside quotes (CSV) or the next newline (NDJSON).
-            let recordStart = at, recordLine = line
-            var quoted = false
-            while at < bytes.count {
-                let c = bytes[at]
-                if c == UInt8(ascii: "\"") && options.format == .csv { quoted.toggle() }
-                if c == 0x0A { line += 1; if !quoted { break } }
-                at += 1
-            }
-            let complete = at < bytes.count
-            let text = String(decoding: bytes[recordStart..<at], as: UTF8.self)
-            at = min(at + 1, bytes.count)
+        for (text, recordStart, recordLine, complete) in records(bytes, format: options.format) {
             func cut(_ reason: String) throws {
                 guard truncate(path, off_t(recordStart)) == 0 else { throw BatchInputError("cannot cut \(path) at line \(recordLine) for --resume: \(String(cString: strerror(errno)))") }
                 state.dropped = (recordLine, reason)
@@ -269,6 +257,26 @@ public enum ResumeScanner {
             state.ids.append(id)
         }
         return state
+    }
+
+    /// The records of an output: text (without its line end), byte offset, 1-based line, and whether a line end
+    /// closes it. A CSV record ends at a newline outside quotes (a quoted geometry or step may span lines).
+    public static func records(_ bytes: [UInt8], format: BatchOutputFormat) -> [(text: String, offset: Int, line: Int, complete: Bool)] {
+        var out: [(String, Int, Int, Bool)] = []
+        var at = 0, line = 1
+        while at < bytes.count {
+            let start = at, startLine = line
+            var quoted = false
+            while at < bytes.count {
+                let c = bytes[at]
+                if c == UInt8(ascii: "\"") && format == .csv { quoted.toggle() }
+                if c == 0x0A { line += 1; if !quoted { break } }
+                at += 1
+            }
+            out.append((String(decoding: bytes[start..<at], as: UTF8.self), start, startLine, at < bytes.count))
+            at = min(at + 1, bytes.count)
+        }
+        return out
     }
 
     /// The id, status and (NDJSON) keys of a complete output row, or nil when `text` is not one.

@@ -79,6 +79,21 @@ final class BatchSafetyTests: CLITestCase {
         XCTAssertEqual(try contents(tmp("part.ndjson")), rows[0..<2].joined())
     }
 
+    func testMergeKeepsTheRowsOfDuplicateIdsInOrder() throws {
+        let stops = ["\"43.7395,7.4270;43.7312,7.4197\"", "\"43.7312,7.4197;43.7275,7.4150\"", "\"43.7275,7.4150;43.7395,7.4270\""]
+        let ids = ["a", "b", "a", "c", "a", "b", "d"]
+        let input = try write("id,stops\n" + ids.enumerated().map { "\($1),\(stops[$0 % 3])\n" }.joined(), "dups.csv")
+        for format in ["csv", "ndjson"] {
+            let fixed = ["--format", format, "--depart", "2026-12-01T08:30"]
+            XCTAssertEqual(try batch(input, tmp("single.\(format)"), fixed).status, 0)
+            for k in 1...2 { XCTAssertEqual(try batch(input, tmp("shard-\(k).\(format)"), fixed + ["--shard", "\(k)/2"]).status, 0) }
+            let merged = try run(["merge", "--input", input, tmp("shard-1.\(format)"), tmp("shard-2.\(format)"), "-o", tmp("merged.\(format)")])
+            XCTAssertEqual(merged.status, 0, merged.stderr)
+            XCTAssertTrue(merged.stderr.contains("merge: 7 rows written, 0 jobs without a row, 0 rows not in the input"), merged.stderr)
+            XCTAssertEqual(try contents(tmp("merged.\(format)")), try contents(tmp("single.\(format)")), format)
+        }
+    }
+
     func testResumeRefusesAnOutputOfAnotherFormat() throws {
         let input = try write("id,stops\nr1,\"43.7395,7.4270;43.7312,7.4197\"\nr2,\"43.7312,7.4197;43.7275,7.4150\"\n", "jobs.csv")
         XCTAssertEqual(try batch(input, tmp("out.ndjson")).status, 0)
