@@ -38,7 +38,7 @@ public struct PlaceBook: Sendable {
         var lineNumber = 0
         let bytes = [UInt8](data)
         var at = 0
-        func lines() -> (Int, Int)? {
+        func nextLine() -> (first: Int, end: Int)? {
             guard at < bytes.count else { return nil }
             let first = at
             while at < bytes.count && bytes[at] != 0x0A && bytes[at] != 0x0D { at += 1 }
@@ -46,7 +46,7 @@ public struct PlaceBook: Sendable {
             if at < bytes.count { at += (bytes[at] == 0x0D && at + 1 < bytes.count && bytes[at + 1] == 0x0A) ? 2 : 1 }
             return (first, end)
         }
-        while let (first, end) = lines() {
+        while let (first, end) = nextLine() {
             lineNumber += 1
             guard end - first <= limits.maxNameBytes + 256 else {
                 throw BatchInputError("places file \(path), line \(lineNumber): \(end - first) bytes, longer than a place may be (a name of at most \(limits.maxNameBytes) bytes, --max-name-bytes)")
