@@ -58,10 +58,10 @@ let package = Package(
 
         .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),
-        .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder"]),
+        .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder", "CZlib"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Graph", "OSM"]),
         .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph", "Transit"]),
-        .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph"]),
+        .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph", "CZlib"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarnesses", "Graph"], exclude: ["Inputs", "Crashes", "Graphs"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),

@@ -26,26 +26,49 @@ public enum BatchInputFormat: String, Sendable {
     case ndjson, csv
 }
 
-/// Named places for stops given by name: a `name,lat,lon` CSV file (an optional header line is skipped).
+/// Named places for stops given by name: a `name,lat,lon` CSV file (an optional header line is skipped; LF, CRLF
+/// or lone CR line ends). Names longer than the limits' `maxNameBytes` are refused, and so are lines long enough to
+/// hold one (they are never split into fields).
 public struct PlaceBook: Sendable {
     public var places: [String: Coordinate] = [:]
     public init(_ places: [String: Coordinate] = [:]) { self.places = places }
 
-    public init(contentsOfFile path: String) throws {
+    public init(contentsOfFile path: String, limits: BatchLimits = BatchLimits()) throws {
         guard let data = FileManager.default.contents(atPath: path) else { throw BatchInputError("cannot read places file \(path)") }
-        let text = String(decoding: data, as: UTF8.self)
         var lineNumber = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        let bytes = [UInt8](data)
+        var at = 0
+        func nextLine() -> (first: Int, end: Int)? {
+            guard at < bytes.count else { return nil }
+            let first = at
+            while at < bytes.count && bytes[at] != 0x0A && bytes[at] != 0x0D { at += 1 }
+            let end = at
+            if at < bytes.count { at += (bytes[at] == 0x0D && at + 1 < bytes.count && bytes[at + 1] == 0x0A) ? 2 : 1 }
+            return (first, end)
+        }
+        while let (first, end) = nextLine() {
             lineNumber += 1
+            guard end - first <= limits.maxNameBytes + 256 else {
+                throw BatchInputError("places file \(path), line \(lineNumber): \(end - first) bytes, longer than a place may be (a name of at most \(limits.maxNameBytes) bytes, --max-name-bytes)")
+            }
+            var line = String(decoding: bytes[first..<end], as: UTF8.self)
+            if lineNumber == 1 && line.hasPrefix("\u{FEFF}") { line.removeFirst() }
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             let fields: [String]
-            do { fields = try CSV.fields(String(line)) } catch { throw BatchInputError("places file \(path), line \(lineNumber): \(error)") }
+            do { fields = try CSV.fields(line) } catch { throw BatchInputError("places file \(path), line \(lineNumber): \(error)") }
             guard fields.count == 3, let lat = Double(fields[1].trimmingCharacters(in: .whitespaces)),
                   let lon = Double(fields[2].trimmingCharacters(in: .whitespaces)) else {
                 if lineNumber == 1 { continue } // header
                 throw BatchInputError("places file \(path), line \(lineNumber): expected name,lat,lon")
             }
-            places[fields[0].trimmingCharacters(in: .whitespaces)] = Coordinate(latitude: lat, longitude: lon)
+            guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
+                throw BatchInputError("places file \(path), line \(lineNumber): \(fields[1].trimmingCharacters(in: .whitespaces)),\(fields[2].trimmingCharacters(in: .whitespaces)) is not a coordinate (latitude within ±90, longitude within ±180)")
+            }
+            let name = fields[0].trimmingCharacters(in: .whitespaces)
+            guard name.utf8.count <= limits.maxNameBytes else {
+                throw BatchInputError("places file \(path), line \(lineNumber): the name is \(name.utf8.count) bytes long, more than the \(limits.maxNameBytes) a name may have (--max-name-bytes)")
+            }
+            places[name] = Coordinate(latitude: lat, longitude: lon)
         }
     }
 }
@@ -105,75 +128,107 @@ public enum CSV {
     }
 }
 
-/// Reads a file line by line in chunks, so memory does not grow with its size.
+/// Reads a file line by line in chunks, so memory does not grow with its size: a line longer than
+/// `maxLineBytes` is skipped over without being kept (`next()` gives "" and `lastLineOverflow` its length).
 public final class LineReader {
-    private let handle: FileHandle
+    private let fd: Int32
     private var buffer: [UInt8] = []
     private var start = 0
+    /// Bytes from `start` already searched for a newline.
+    private var scanned = 0
     private var eof = false
+    /// Lines longer than this (without their line end) are not kept.
+    public var maxLineBytes = Int.max
     /// Lines returned so far (the last one's 1-based number).
     public private(set) var lineNumber = 0
+    /// The length of the last line returned, when it was longer than `maxLineBytes` (it came back as "").
+    public private(set) var lastLineOverflow: Int? = nil
 
     public init(path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw BatchInputError("cannot read input \(path): no such file or not readable") }
-        self.handle = handle
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw BatchInputError("cannot read input \(path): no such file or not readable") }
     }
-    deinit { try? handle.close() }
+    deinit { close(fd) }
 
-    /// The next line without its terminator; nil at the end.
+    /// The next line without its terminator (LF or CRLF); nil at the end.
     public func next() -> String? {
+        lastLineOverflow = nil
+        var dropped = 0   // bytes of this line already let go (it is too long to keep)
         while true {
-            if let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                var end = nl
-                if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
-                start = nl + 1
-                lineNumber += 1
-                return line
+            if let newline = buffer[(start + scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
+                return finish(end: newline, next: newline + 1, dropped: dropped)
             }
+            scanned = buffer.count - start
             if eof {
-                guard start < buffer.count else { return nil }
-                var end = buffer.count
-                if buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
-                start = buffer.count
-                lineNumber += 1
-                return line
+                guard start < buffer.count || dropped > 0 else { return nil }
+                return finish(end: buffer.count, next: buffer.count, dropped: dropped)
             }
-            if start > 0 { buffer.removeFirst(start); start = 0 }
-            let chunk = handle.readData(ofLength: 1 << 16)
-            if chunk.isEmpty { eof = true } else { buffer.append(contentsOf: chunk) }
+            if scanned > maxLineBytes {
+                dropped += scanned
+                buffer.removeAll(keepingCapacity: true); start = 0; scanned = 0
+            } else if start > 0 {
+                buffer.removeFirst(start); start = 0
+            }
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { eof = true } else { buffer.append(contentsOf: chunk[0..<n]) }
         }
+    }
+
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+
+    /// The line from `start` to `end` (a CR before it dropped), and the reader moved on to `next`.
+    private func finish(end: Int, next: Int, dropped: Int) -> String {
+        var last = end
+        if last > start && buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+        let length = dropped + last - start
+        defer { start = next; scanned = 0; lineNumber += 1 }
+        if dropped > 0 || length > maxLineBytes { lastLineOverflow = length; return "" }
+        return String(decoding: buffer[start..<last], as: UTF8.self)
     }
 }
 
 /// Reads jobs from an NDJSON or CSV job file incrementally. Malformed rows come back as `.bad` items.
 public final class JobReader {
     public let format: BatchInputFormat
+    /// What one job may hold (stops, name lengths, and so the length of a row).
+    public let limits: BatchLimits
     private let lines: LineReader
     private let places: PlaceBook
     private let timeZone: TimeZone
     private var columns: [String: Int] = [:]
-    private var pending: (String, Int)?
+    /// Lines read but not yet used (read ahead for a multi-line CSV record that did not make a job).
+    private var pending: [Line] = []
     private let dateFormatter: DateFormatter
 
+    /// A line of the file: its text ("" when too long), its number, and its length when too long to keep.
+    private struct Line { var text: String; var number: Int; var overflow: Int? }
+
+    /// Most lines a quoted CSV field may span.
+    static let maxRecordLines = 100
+
     /// Opens `path` and detects its format from its first non-blank line; throws when it is neither.
-    public init(path: String, places: PlaceBook = PlaceBook(), timeZone: TimeZone = .current) throws {
+    public init(path: String, places: PlaceBook = PlaceBook(), timeZone: TimeZone = .current, limits: BatchLimits = BatchLimits()) throws {
         lines = try LineReader(path: path)
+        lines.maxLineBytes = limits.maxRowBytes
         self.places = places
         self.timeZone = timeZone
+        self.limits = limits
         dateFormatter = DateFormatter()
         dateFormatter.locale = Locale(identifier: "en_US_POSIX")
         dateFormatter.timeZone = timeZone
         var first: String? = nil
         while let line = lines.next() {
-            if !line.trimmingCharacters(in: .whitespaces).isEmpty { first = line; break }
+            if lines.lastLineOverflow != nil || !line.trimmingCharacters(in: .whitespaces).isEmpty { first = line; break }
         }
         guard let first else { throw BatchInputError("input \(path) is empty: expected NDJSON jobs or a CSV header id,mode,depart,stops") }
+        if let overflow = lines.lastLineOverflow {
+            throw BatchInputError("input \(path): line \(lines.lineNumber) is \(overflow) bytes long, longer than a job row may be (\(limits.maxRowBytes) bytes); expected NDJSON jobs or a CSV header id,mode,depart,stops")
+        }
         let trimmed = first.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("{") {
             format = .ndjson
-            pending = (first, lines.lineNumber)
+            pending = [Line(text: first, number: lines.lineNumber, overflow: nil)]
         } else {
             let header = ((try? CSV.fields(first)) ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard header.contains("id"), header.contains("stops") else {
@@ -184,21 +239,39 @@ public final class JobReader {
         }
     }
 
-    /// The next job or bad row; nil at the end of the file. Blank lines are skipped.
+    private func nextLine() -> Line? {
+        if !pending.isEmpty { return pending.removeFirst() }
+        guard let text = lines.next() else { return nil }
+        return Line(text: text, number: lines.lineNumber, overflow: lines.lastLineOverflow)
+    }
+
+    /// The next job or bad row; nil at the end of the file. Blank lines are skipped; every other line gives an item
+    /// (a CSV record spans several lines only when its quoted field does and the lines together make a job).
     public func next() -> BatchItem? {
         while true {
-            let line: String, number: Int
-            if let p = pending { (line, number) = p; pending = nil } else {
-                guard let l = lines.next() else { return nil }
-                line = l; number = lines.lineNumber
+            guard let line = nextLine() else { return nil }
+            let number = line.number
+            if let overflow = line.overflow {
+                return .bad(id: "line \(number)", line: number, message: "line \(number): \(overflow) bytes long, longer than a job row may be (\(limits.maxRowBytes) bytes: \(limits.maxStops) stops of up to \(limits.maxNameBytes) bytes; raise --max-stops or --max-name-bytes)")
             }
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            if line.text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             switch format {
-            case .ndjson: return parseJSON(line, line: number)
+            case .ndjson: return parseJSON(line.text, line: number)
             case .csv:
-                var record = line
-                while CSV.isOpen(record), let more = lines.next() { record += "\n" + more }
-                return parseCSV(record, line: number)
+                guard CSV.isOpen(line.text) else { return parseCSV(line.text, line: number) }
+                // A quoted field left open: it may go on over the next lines (RFC 4180). Take them while it stays
+                // open, within bounds; only if they close it and make a job are they one record. Otherwise (a stray
+                // quote) this line alone is a bad row and the lines taken are read again, each as its own row.
+                var record = line.text
+                var taken: [Line] = []
+                while CSV.isOpen(record), taken.count < Self.maxRecordLines, let more = nextLine() {
+                    taken.append(more)
+                    guard more.overflow == nil, record.utf8.count + 1 + more.text.utf8.count <= limits.maxRowBytes else { break }
+                    record += "\n" + more.text
+                }
+                if !CSV.isOpen(record), case let .job(job) = parseCSV(record, line: number) { return .job(job) }
+                pending.insert(contentsOf: taken, at: 0)
+                return parseCSV(line.text, line: number)
             }
         }
     }
@@ -212,6 +285,7 @@ public final class JobReader {
             return v.isEmpty ? nil : v
         }
         guard let id = field("id") else { return .bad(id: "line \(line)", line: line, message: "line \(line): no id") }
+        if let tooLong = longID(id, line: line) { return tooLong }
         let stopTexts = (field("stops") ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return build(id: id, mode: field("mode"), depart: field("depart"), arrive: field("arrive"), stops: stopTexts.map { .text($0) }, line: line)
     }
@@ -225,6 +299,7 @@ public final class JobReader {
         var id: String? = object["id"] as? String
         if id == nil, let n = object["id"] as? NSNumber { id = n.stringValue }
         guard let id, !id.isEmpty else { return .bad(id: "line \(line)", line: line, message: "line \(line): no id") }
+        if let tooLong = longID(id, line: line) { return tooLong }
         func string(_ key: String) -> (String?, Bool) {
             guard let v = object[key], !(v is NSNull) else { return (nil, true) }
             guard let s = v as? String else { return (nil, false) }
@@ -243,8 +318,17 @@ public final class JobReader {
         return build(id: id, mode: mode, depart: depart, arrive: arrive, stops: stops, line: line)
     }
 
+    /// A bad row for an id longer than the limit (the row gets the id `line N`), or nil.
+    private func longID(_ id: String, line: Int) -> BatchItem? {
+        guard id.utf8.count > limits.maxNameBytes else { return nil }
+        return .bad(id: "line \(line)", line: line, message: "line \(line): the id is \(id.utf8.count) bytes long, more than the \(limits.maxNameBytes) an id may have (raise it with --max-name-bytes)")
+    }
+
     private func build(id: String, mode: String?, depart: String?, arrive: String?, stops: [StopValue], line: Int) -> BatchItem {
         func bad(_ message: String) -> BatchItem { .bad(id: id, line: line, message: "line \(line): \(message)") }
+        guard stops.count <= limits.maxStops else {
+            return bad("\(stops.count) stops, more than the \(limits.maxStops) a job may have (raise it with --max-stops)")
+        }
         var modeName: String? = nil
         if let mode {
             switch mode.lowercased() {
@@ -263,8 +347,11 @@ public final class JobReader {
             case let .pair(lat, lon):
                 guard abs(lat) <= 90, abs(lon) <= 180 else { return bad("stop \(i + 1) (\(lat),\(lon)) is outside ±90/±180") }
                 coordinates.append(Coordinate(latitude: lat, longitude: lon))
-            case let .invalid(text): return bad("stop \(i + 1) '\(text)' is neither [lat,lon], \"lat,lon\" nor a place name")
+            case let .invalid(text): return bad("stop \(i + 1) '\(text.prefix(80))' is neither [lat,lon], \"lat,lon\" nor a place name")
             case let .text(text):
+                guard text.utf8.count <= limits.maxNameBytes else {
+                    return bad("stop \(i + 1) is \(text.utf8.count) bytes long, more than the \(limits.maxNameBytes) a place name may have (raise it with --max-name-bytes)")
+                }
                 if let c = places.places[text] { coordinates.append(c); continue }
                 let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else {

@@ -13,15 +13,19 @@ public final class GraphFileWriter {
     @exclusivity(unchecked) private var sections: [GraphSection] = []
     @exclusivity(unchecked) private var finished = false
 
-    /// Creates the temporary file in the target's folder.
+    /// Creates the temporary file (`.NAME.tmp-PID`) in the target's folder; refuses a target that exists and is not
+    /// a regular file (a device, FIFO, socket or folder), which the final rename would replace.
     public init(path: String) throws(GraphFileError) {
         self.path = path
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[..<$0]) } ?? "."
-        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        temporaryPath = (folder.isEmpty ? "" : folder + "/") + ".\(base).tmp-\(getpid())"
+        if let refusal = OutputPath.refusal(path) { throw .cannotCreate(path: path, message: refusal) }
+        temporaryPath = TemporaryFiles.path(for: path, kind: "tmp")
+        TemporaryFiles.register(temporaryPath)
         fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 { throw .cannotCreate(path: path, message: String(cString: strerror(errno))) }
+        if fd < 0 {
+            let message = String(cString: strerror(errno))
+            TemporaryFiles.unregister(temporaryPath)
+            throw .cannotCreate(path: path, message: message)
+        }
         offset = 0
         try writeZeros(GraphFileFormat.headerSize)
     }
@@ -111,11 +115,16 @@ public final class GraphFileWriter {
             throw .writeFailed(path: path, message: message)
         }
         fd = -1
+        if let refusal = OutputPath.refusal(path) {
+            abandon()
+            throw .writeFailed(path: path, message: refusal)
+        }
         if rename(temporaryPath, path) != 0 {
             let message = String(cString: strerror(errno))
             abandon()
             throw .writeFailed(path: path, message: message)
         }
+        TemporaryFiles.unregister(temporaryPath)
         finished = true
     }
 
@@ -123,6 +132,7 @@ public final class GraphFileWriter {
     public func abandon() {
         if fd >= 0 { close(fd); fd = -1 }
         unlink(temporaryPath)
+        TemporaryFiles.unregister(temporaryPath)
         finished = true
     }
 }

@@ -41,8 +41,13 @@ public struct GraphImporter {
     public init(profiles: [TravelProfile] = [.car, .foot]) { self.profiles = profiles }
 
     /// Reads `inputPath` ("-" for standard input) and writes the graph to `outputPath`; returns the import figures.
+    ///
+    /// The output must not exist or be a regular file (exit before any work otherwise). Temporary files of earlier
+    /// imports into the output's folder whose process is gone are removed first (`TemporaryFiles.sweepStale`).
     public func run(input inputPath: String, output outputPath: String, progress: @escaping (Progress) -> Void = { _ in }) throws(Failure) -> ImportStatistics {
         try validateProfiles()
+        if let refusal = OutputPath.refusal(outputPath) { throw .output(.cannotCreate(path: outputPath, message: refusal)) }
+        TemporaryFiles.sweepStale(folder: TemporaryFiles.folder(of: outputPath))
         let input: OSMInput
         do { input = try OSMInput(path: inputPath) } catch { throw .input(error) }
         let collector = OSMCollector(profiles: profiles)
@@ -75,10 +80,9 @@ public struct GraphImporter {
         }
         // With extensions: the graph goes to a hidden file beside the output first; the output is written once,
         // holding the graph's sections and the extensions', so nothing half-done ever stands at the output path.
-        let slash = outputPath.lastIndex(of: "/")
-        let folder = slash.map { String(outputPath[...$0]) } ?? ""
-        let base = folder + "." + (slash.map { String(outputPath[outputPath.index(after: $0)...]) } ?? outputPath) + ".base-\(getpid())"
-        defer { unlink(base) }
+        let base = TemporaryFiles.path(for: outputPath, kind: "base")
+        TemporaryFiles.register(base)
+        defer { unlink(base); TemporaryFiles.unregister(base) }
         do { try Self.write(graph, metadata: metadata, to: base) } catch { throw .output(error) }
         do {
             let written = try RoadGraph(path: base)

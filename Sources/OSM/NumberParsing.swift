@@ -1,23 +1,26 @@
 /// Parsers for the numeric attributes of OSM XML, working on C strings without building Swift strings.
 public enum OSMNumberParsing {
-    /// Parses a decimal integer with optional sign ("123", "-5"); nil if anything else is present.
+    /// Parses a decimal integer with optional sign ("123", "-5"), the whole Int64 range included
+    /// (-9223372036854775808); nil if anything else is present or the value is out of range.
     @inlinable
     public static func parseInt64(_ text: UnsafePointer<CChar>) -> Int64? {
         var p = text
         var negative = false
         if p.pointee == 45 /* - */ { negative = true; p += 1 } else if p.pointee == 43 /* + */ { p += 1 }
-        var value: Int64 = 0
+        // The magnitude, up to 2^63 for a negative value (Int64.min has no positive counterpart).
+        let limit: UInt64 = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
+        var value: UInt64 = 0
         var digits = 0
         while p.pointee >= 48 && p.pointee <= 57 {
             let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(Int64(p.pointee - 48))
-            if o1 || o2 { return nil }
+            let (a, o2) = m.addingReportingOverflow(UInt64(p.pointee - 48))
+            if o1 || o2 || a > limit { return nil }
             value = a
             digits += 1
             p += 1
         }
         if digits == 0 || p.pointee != 0 { return nil }
-        return negative ? -value : value
+        return negative ? Int64(truncatingIfNeeded: 0 &- value) : Int64(value)
     }
 
     /// Parses a decimal degree value ("49.4123456", "-8.1", "1e-3") into units of 1e-7 degree, rounding half away from zero.

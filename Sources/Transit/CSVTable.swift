@@ -4,21 +4,28 @@
 public struct CSVTable {
     public let feed: String
     public let file: String
-    /// Column positions by header name.
+    /// Column positions by header name (the first, when a name is given twice).
     public let columns: [String: Int]
+    /// Header names given more than once: the name and the 0-based positions of its first and repeated column.
+    public let repeatedColumns: [(name: String, first: Int, repeated: Int)]
     private let values: [UInt8]
-    private let fieldStart: [Int32]
-    private let recordFieldStart: [Int32]
-    private let recordLine: [Int32]
+    private let fieldStart: [UInt32]
+    private let recordFieldStart: [UInt32]
+    private let recordLine: [UInt32]
 
     /// Number of records (the header row not counted).
     public var count: Int { recordLine.count }
 
-    /// Parses `bytes`; `feed` and `file` name the source in errors.
-    public init(bytes: [UInt8], feed: String, file: String) throws(GTFSError) {
+    /// Parses `bytes`; `feed` and `file` name the source in errors. Throws when there are more than `maxRows`
+    /// records, more than `GTFSLimits.maxColumns` header columns or more than 4 GiB − 1 bytes. Fields past the
+    /// header's last column are dropped (no column name reaches them).
+    public init(bytes: [UInt8], feed: String, file: String, maxRows: Int = GTFSLimits().maxRows) throws(GTFSError) {
         self.feed = feed
         self.file = file
-        var values: [UInt8] = [], fieldStart: [Int32] = [0], recordFieldStart: [Int32] = [0], recordLine: [Int32] = []
+        guard bytes.count <= Int(UInt32.max) else {
+            throw .limitExceeded(feed: feed, file: file, message: "it has \(bytes.count) bytes, more than the 4 GiB − 1 the CSV reader takes")
+        }
+        var values: [UInt8] = [], fieldStart: [UInt32] = [0], recordFieldStart: [UInt32] = [0], recordLine: [UInt32] = []
         values.reserveCapacity(bytes.count)
         var header: [String] = []
         var headerDone = false
@@ -29,16 +36,25 @@ public struct CSVTable {
         var fieldsInRecord = 0
         var recordStartLine = 1
         var recordEmpty = true
+        /// Fields kept per record once the header is read (its column count).
+        var width = GTFSLimits.maxColumns + 1
         func endField() {
-            fieldStart.append(Int32(values.count))
-            fieldsInRecord += 1
+            if fieldsInRecord < width {
+                fieldStart.append(UInt32(values.count))
+                fieldsInRecord += 1
+            } else {
+                values.removeSubrange(Int(fieldStart.last!)...)
+            }
         }
-        func endRecord() {
+        func endRecord() throws(GTFSError) {
             // A blank line (one empty field) is no record.
             if fieldsInRecord == 1 && recordEmpty {
                 fieldStart.removeLast()
                 values.removeSubrange(Int(fieldStart.last!)...)
             } else if !headerDone {
+                guard fieldsInRecord <= GTFSLimits.maxColumns else {
+                    throw .limitExceeded(feed: feed, file: file, message: "its header has more than \(GTFSLimits.maxColumns) columns")
+                }
                 let first = Int(recordFieldStart.last!)
                 for f in first..<(first + fieldsInRecord) {
                     let text = String(decoding: values[Int(fieldStart[f])..<Int(fieldStart[f + 1])], as: UTF8.self)
@@ -47,9 +63,13 @@ public struct CSVTable {
                 fieldStart.removeLast(fieldsInRecord)
                 values.removeAll(keepingCapacity: true)
                 headerDone = true
+                width = fieldsInRecord
             } else {
-                recordFieldStart.append(Int32(fieldStart.count - 1))
-                recordLine.append(Int32(recordStartLine))
+                guard recordLine.count < maxRows else {
+                    throw .limitExceeded(feed: feed, file: file, message: "it has more than \(maxRows) rows (raise the limit with import --gtfs-max-rows)")
+                }
+                recordFieldStart.append(UInt32(fieldStart.count - 1))
+                recordLine.append(UInt32(clamping: recordStartLine))
             }
             fieldsInRecord = 0
             recordEmpty = true
@@ -86,18 +106,22 @@ public struct CSVTable {
                 }
             }
             endField()
-            if i >= n { endRecord(); break }
+            if i >= n { try endRecord(); break }
             let c = bytes[i]
             i += 1
-            if c == UInt8(ascii: ",") { recordEmpty = false; if i >= n { endField(); endRecord() }; continue }
+            if c == UInt8(ascii: ",") { recordEmpty = false; if i >= n { endField(); try endRecord() }; continue }
             if c == 0x0D && i < n && bytes[i] == 0x0A { i += 1 }
-            endRecord()
+            try endRecord()
             line += 1
             recordStartLine = line
         }
         var columns: [String: Int] = [:]
-        for (index, name) in header.enumerated() where columns[name] == nil { columns[name] = index }
+        var repeated: [(name: String, first: Int, repeated: Int)] = []
+        for (index, name) in header.enumerated() {
+            if let first = columns[name] { if !name.isEmpty { repeated.append((name, first, index)) } } else { columns[name] = index }
+        }
         self.columns = columns
+        self.repeatedColumns = repeated
         self.values = values
         self.fieldStart = fieldStart
         self.recordFieldStart = recordFieldStart

@@ -7,6 +7,8 @@ public enum GTFSError: Error, Equatable, CustomStringConvertible {
     case malformedCSV(feed: String, file: String, line: Int, message: String)
     case unknownTimeZone(feed: String, file: String, line: Int, zone: String)
     case noService(feed: String)
+    /// A file of the feed goes beyond one of `GTFSLimits` (its size, compression ratio, rows or columns).
+    case limitExceeded(feed: String, file: String, message: String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum GTFSError: Error, Equatable, CustomStringConvertible {
         case let .unknownTimeZone(feed, file, line, zone):
             return "GTFS feed \(feed): \(file) line \(line): agency_timezone '\(zone)' is not a time zone of the system's tzdata"
         case let .noService(feed): return "GTFS feed \(feed) has neither calendar.txt nor calendar_dates.txt (one is required)"
+        case let .limitExceeded(feed, file, message): return "GTFS feed \(feed): \(file): \(message)"
         }
     }
 }

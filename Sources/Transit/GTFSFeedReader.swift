@@ -39,9 +39,24 @@ struct GTFSFeedReader {
 
     private func place(_ table: CSVTable, _ r: Int) -> String { "\(table.file) line \(table.line(r))" }
 
+    /// File `name` parsed as CSV, or nil when absent; a column named twice is noted in the log (the first is read).
+    mutating func table(_ name: String) throws(GTFSError) -> CSVTable? {
+        guard let table = try feed.table(name) else { return nil }
+        for column in table.repeatedColumns {
+            log.skip("repeated column (the first of the name is read)", "\(name) line 1: '\(column.name)' in columns \(column.first + 1) and \(column.repeated + 1)")
+        }
+        return table
+    }
+
+    /// File `name` parsed as CSV; throws naming the file when the feed lacks it.
+    mutating func requiredTable(_ name: String) throws(GTFSError) -> CSVTable {
+        guard let table = try self.table(name) else { throw .missingFile(feed: feed.path, file: name) }
+        return table
+    }
+
     /// agency.txt: name and time zone (IANA, checked against the system's tzdata).
     mutating func readAgencies(into metadata: inout TransitMetadata) throws(GTFSError) {
-        let table = try feed.requiredTable("agency.txt")
+        let table = try requiredTable("agency.txt")
         let name = try table.require("agency_name"), zone = try table.require("agency_timezone")
         let id = table.columns["agency_id"], url = table.columns["agency_url"]
         for r in 0..<table.count {
@@ -57,7 +72,7 @@ struct GTFSFeedReader {
 
     /// stops.txt: stops and platforms (location_type 0) become timetable stops; stations are kept for transfers.
     mutating func readStops(into metadata: inout TransitMetadata, latitudes: inout [Int32], longitudes: inout [Int32]) throws(GTFSError) {
-        let table = try feed.requiredTable("stops.txt")
+        let table = try requiredTable("stops.txt")
         let id = try table.require("stop_id"), lat = try table.require("stop_lat"), lon = try table.require("stop_lon")
         let name = table.columns["stop_name"], type = table.columns["location_type"], parent = table.columns["parent_station"]
         var stationNames: [String: String] = [:]
@@ -87,7 +102,7 @@ struct GTFSFeedReader {
 
     /// routes.txt: names, mode and agency (the feed's only agency when agency_id is absent).
     mutating func readRoutes(into metadata: inout TransitMetadata) throws(GTFSError) {
-        let table = try feed.requiredTable("routes.txt")
+        let table = try requiredTable("routes.txt")
         let id = try table.require("route_id"), type = try table.require("route_type")
         let agency = table.columns["agency_id"], short = table.columns["route_short_name"], long = table.columns["route_long_name"]
         let color = table.columns["route_color"]
@@ -108,7 +123,7 @@ struct GTFSFeedReader {
 
     /// calendar.txt and calendar_dates.txt (at least one of them): the days each service runs.
     mutating func readServices(into metadata: inout TransitMetadata) throws(GTFSError) {
-        let calendar = try feed.table("calendar.txt"), dates = try feed.table("calendar_dates.txt")
+        let calendar = try self.table("calendar.txt"), dates = try self.table("calendar_dates.txt")
         guard calendar != nil || dates != nil else { throw .noService(feed: feed.path) }
         var days: [String: Set<Int>] = [:]
         var order: [String] = []
@@ -159,7 +174,7 @@ struct GTFSFeedReader {
 
     /// trips.txt: route, service, headsign and shape of each trip.
     mutating func readTrips() throws(GTFSError) {
-        let table = try feed.requiredTable("trips.txt")
+        let table = try requiredTable("trips.txt")
         let route = try table.require("route_id"), service = try table.require("service_id"), id = try table.require("trip_id")
         let headsign = table.columns["trip_headsign"], shape = table.columns["shape_id"]
         for r in 0..<table.count {
@@ -179,7 +194,7 @@ struct GTFSFeedReader {
 
     /// frequencies.txt (optional): runs of a template trip every headway_secs.
     mutating func readFrequencies() throws(GTFSError) {
-        guard let table = try feed.table("frequencies.txt") else { return }
+        guard let table = try self.table("frequencies.txt") else { return }
         let id = try table.require("trip_id"), start = try table.require("start_time"), end = try table.require("end_time")
         let headway = try table.require("headway_secs")
         for r in 0..<table.count {
@@ -195,7 +210,7 @@ struct GTFSFeedReader {
     /// transfers.txt (optional): stop-to-stop rules, a station standing for its child stops; rows naming routes or
     /// trips are ignored.
     mutating func readTransfers() throws(GTFSError) {
-        guard let table = try feed.table("transfers.txt") else { return }
+        guard let table = try self.table("transfers.txt") else { return }
         let from = try table.require("from_stop_id"), to = try table.require("to_stop_id"), type = try table.require("transfer_type")
         let time = table.columns["min_transfer_time"]
         let narrowing = ["from_route_id", "to_route_id", "from_trip_id", "to_trip_id"].compactMap { table.columns[$0] }
@@ -212,7 +227,7 @@ struct GTFSFeedReader {
 
     /// shapes.txt (optional): the points of the shapes `used` names.
     mutating func readShapes(used: Set<String>) throws(GTFSError) {
-        guard !used.isEmpty, let table = try feed.table("shapes.txt") else { return }
+        guard !used.isEmpty, let table = try self.table("shapes.txt") else { return }
         let id = try table.require("shape_id"), lat = try table.require("shape_pt_lat"), lon = try table.require("shape_pt_lon")
         let sequence = try table.require("shape_pt_sequence")
         let distance = table.columns["shape_dist_traveled"]

@@ -27,15 +27,15 @@ public struct TimetableBuilder {
     /// A builder with no rules read yet.
     public init() {}
 
-    /// Reads the feeds at `paths` (zip files or folders) into a timetable.
-    public mutating func build(feeds paths: [String]) throws(GTFSError) -> Timetable {
+    /// Reads the feeds at `paths` (zip files or folders) into a timetable; each file of each feed stays within `limits`.
+    public mutating func build(feeds paths: [String], limits: GTFSLimits = GTFSLimits()) throws(GTFSError) -> Timetable {
         var timetable = Timetable()
         var log = SkipLog()
         var runs: [TripRun] = []
         var shapesByFeed: [[String: [GTFSFeedReader.ShapePoint]]] = []
         var headsignIndex: [String: Int] = [:]
         for (index, path) in paths.enumerated() {
-            let source = try FeedSource(path: path)
+            let source = try FeedSource(path: path, limits: limits)
             var reader = GTFSFeedReader(feed: source, feedIndex: index, log: log)
             timetable.metadata.feeds.append(path)
             try reader.readAgencies(into: &timetable.metadata)
@@ -85,7 +85,7 @@ public struct TimetableBuilder {
 
     /// stop_times.txt: each trip's stop times in stop_sequence order, checked, interpolated and expanded by frequencies.
     private func readStopTimes(reader: inout GTFSFeedReader, timetable: inout Timetable) throws(GTFSError) -> [TripRun] {
-        let table = try reader.feed.requiredTable("stop_times.txt")
+        let table = try reader.requiredTable("stop_times.txt")
         let tripColumn = try table.require("trip_id"), arrival = try table.require("arrival_time")
         let departure = try table.require("departure_time"), stopColumn = try table.require("stop_id")
         let sequence = try table.require("stop_sequence")
@@ -110,6 +110,11 @@ public struct TimetableBuilder {
         rows.sort { $0.trip != $1.trip ? $0.trip < $1.trip : $0.sequence < $1.sequence }
         var runs: [TripRun] = []
         var start = 0
+        var timed = [Bool](repeating: false, count: reader.trips.count)
+        for row in rows { timed[Int(row.trip)] = true }
+        for (t, trip) in reader.trips.enumerated() where !timed[t] {
+            reader.log.skip("trip without stop times", "trips.txt line \(trip.line): trip '\(trip.id)'")
+        }
         while start < rows.count {
             var end = start
             while end < rows.count && rows[end].trip == rows[start].trip { end += 1 }

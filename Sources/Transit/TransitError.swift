@@ -6,7 +6,8 @@ public enum TransitError: Error, Equatable, CustomStringConvertible {
     case graph(GraphFileError)
     case noFootProfile(path: String)
     case noTimetable(path: String)
-    case noTrips(feeds: [String])
+    /// No trip of the feeds can be used: how many trips.txt rows were read, and what was skipped and why.
+    case noTrips(feeds: [String], tripsRead: Int, skipped: [TransitMetadata.Skipped])
     case dateOutsideFeed(date: String, first: String, last: String)
     case tooFewStops(Int)
     case invalidCoordinate(stop: Int)
@@ -21,7 +22,11 @@ public enum TransitError: Error, Equatable, CustomStringConvertible {
         case let .graph(error): return "\(error)"
         case let .noFootProfile(path): return "\(path) has no foot profile: transit needs walking for access, egress and transfers"
         case let .noTimetable(path): return "\(path) holds no timetable: import it with --gtfs FEED.zip"
-        case let .noTrips(feeds): return "the GTFS feeds \(feeds.joined(separator: ", ")) hold no usable trip"
+        case let .noTrips(feeds, tripsRead, skipped):
+            var text = "the GTFS feed\(feeds.count == 1 ? "" : "s") \(feeds.joined(separator: ", ")) hold\(feeds.count == 1 ? "s" : "") no usable trip: "
+            text += tripsRead == 0 ? "trips.txt gives no trip of a known route and service" : "\(tripsRead) trip\(tripsRead == 1 ? "" : "s") read, none with two or more usable stop times"
+            if skipped.isEmpty { return text }
+            return text + "; skipped: " + skipped.map { "\($0.count) × \($0.reason) (e.g. \($0.examples.joined(separator: "; ")))" }.joined(separator: "; ")
         case let .dateOutsideFeed(date, first, last):
             return "the query date \(date) lies outside the feed's service range \(first) to \(last)"
         case let .tooFewStops(n): return "a route needs at least two stops, got \(n)"

@@ -8,7 +8,10 @@ public struct TransitImporter {
     /// Longest walking transfer between stops, metres.
     public var transferWalkLimit: Double = 500
 
-    /// An importer with the default 500 m transfer walks.
+    /// What reading each feed may cost (file size, compression ratio, rows).
+    public var limits = GTFSLimits()
+
+    /// An importer with the default 500 m transfer walks and feed limits.
     public init() {}
 
     /// Reads `feeds`, builds the timetable over the graph at `graphPath` and writes graph + timetable to `output`
@@ -19,8 +22,10 @@ public struct TransitImporter {
         do { graph = try RoadGraph(path: graphPath) } catch { throw .graph(error) }
         var builder = TimetableBuilder()
         var timetable: Timetable
-        do { timetable = try builder.build(feeds: feeds) } catch { throw .feed(error) }
-        guard timetable.tripCount > 0 else { throw .noTrips(feeds: feeds) }
+        do { timetable = try builder.build(feeds: feeds, limits: limits) } catch { throw .feed(error) }
+        guard timetable.tripCount > 0 else {
+            throw .noTrips(feeds: feeds, tripsRead: timetable.metadata.tripsRead, skipped: timetable.metadata.skipped)
+        }
         var transfers = try TransferBuilder(graph: graph)
         transfers.walkLimit = transferWalkLimit
         transfers.build(&timetable, rules: builder.transferRules)

@@ -10,25 +10,31 @@ enum BatchCommand {
     static let usage = """
     usage: wayfinder batch --graph G.wfg --input JOBS --output RESULTS [--threads N] [--geometry none|polyline|polyline6|geojson]
                            [--steps] [--format ndjson|csv] [--places FILE] [--resume] [--shard K/N] [--time-zone ZONE]
-                           [--mode car|foot] [--depart T] [--max-snap M] [--quiet]
+                           [--mode car|foot] [--depart T] [--max-snap M] [--max-stops N] [--max-name-bytes N] [--quiet]
 
     Routes a file of jobs, one result row per job in input order, on all cores.
 
       -g, --graph G         the graph file (from wayfinder import)
       -i, --input JOBS      NDJSON ({"id","mode","depart"|"arrive","stops"} per line) or CSV with a header naming id and stops
                             (also mode, depart, arrive); told from the content
-      -o, --output RESULTS  results, one row per job in input order (NDJSON or CSV by --format)
+      -o, --output RESULTS  results, one row per job in input order (NDJSON or CSV by --format); an existing path
+                            must be a regular file (a device, FIFO or folder is refused, exit 4)
       --threads N           routing threads, 1 to 1024 (default: all cores)
       --geometry G          each route's geometry: none (default), polyline, polyline6 (encoded strings) or geojson
       --steps               add each route's turn-by-turn steps
       --format F            ndjson (default) or csv
       --places FILE         name,lat,lon lines: stops may be given by name
-      --resume              keep the rows already in --output (a torn last row is dropped) and append the missing jobs
+      --resume              keep the rows already in --output and append the jobs after them (the output's rows are the
+                            first jobs, in order; a torn or garbage row and all after it are routed again; an output of
+                            another --format, --geometry or --steps is refused)
       --shard K/N           only jobs whose id hashes (FNV-1a 64 mod N) to shard K, K from 1 to N
       --time-zone ZONE      IANA zone for dates without an offset and for output (default: the system's, $TZ)
       --mode MODE           car (default) or foot, for jobs that give no mode
       --depart T            departure for jobs that give none (default: the batch's start), ISO 8601
-      --max-snap M          farthest a stop may lie from a road the mode may use, metres (default 1000)
+      --max-snap M          farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
+      --max-stops N         most stops of one job, 2 to 100000 (default 500, as the route service); more: that row fails
+      --max-name-bytes N    longest job id or place name (here and in --places), bytes, 16 to 1048576 (default 1024);
+                            a job row may be at most 64 KiB + N-stops × (name + 2) bytes long
       -q, --quiet           no progress line (the summary on standard error is still printed)
 
     Exit codes: 0 all jobs ok, 7 some jobs failed (their rows say why), 2 bad usage, 3 bad input, 4 output not written.
@@ -36,7 +42,8 @@ enum BatchCommand {
 
     static func run(_ arguments: [String]) throws {
         let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--input", "-i", "--output", "-o", "--threads", "--geometry", "--format",
-                                                        "--places", "--shard", "--time-zone", "--mode", "--depart", "--max-snap", "--window"],
+                                                        "--places", "--shard", "--time-zone", "--mode", "--depart", "--max-snap", "--window",
+                                                        "--max-stops", "--max-name-bytes"],
                                     switches: ["--steps", "--resume", "--quiet", "-q", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
@@ -44,13 +51,12 @@ enum BatchCommand {
         guard let output = args.value("--output") ?? args.value("-o") else { throw CommandError.usage("--output RESULTS is required\n\n\(usage)") }
         guard args.positionals.isEmpty else { throw CommandError.usage("unexpected argument '\(args.positionals[0])'") }
         var options = BatchOptions()
-        if let t = args.value("--threads") {
-            guard let n = Int(t), n >= 1, n <= 1024 else { throw CommandError.usage("--threads must be a whole number from 1, not '\(t)'") }
-            options.threads = n
-        }
-        if let w = args.value("--window") {
-            guard let n = Int(w), n >= 1 else { throw CommandError.usage("--window must be a positive whole number, not '\(w)'") }
-            options.window = n
+        if let t = args.value("--threads") { options.threads = try OptionValue.integer(t, option: "--threads", range: 1...1024) }
+        if let w = args.value("--window") { options.window = try OptionValue.integer(w, option: "--window", range: 1...1_000_000) }
+        var limits = BatchLimits()
+        if let n = args.value("--max-stops") { limits.maxStops = try OptionValue.integer(n, option: "--max-stops", range: BatchLimits.stopsRange) }
+        if let n = args.value("--max-name-bytes") {
+            limits.maxNameBytes = try OptionValue.integer(n, option: "--max-name-bytes", range: BatchLimits.nameBytesRange)
         }
         if let g = args.value("--geometry") {
             guard let geometry = BatchGeometry(rawValue: g) else { throw CommandError.usage("--geometry must be none, polyline, polyline6 or geojson, not '\(g)'") }
@@ -74,34 +80,37 @@ enum BatchCommand {
         }
         if let d = args.value("--depart") { options.defaultDeparture = try RouteCommand.parseDate(d, option: "--depart", timeZone: options.timeZone) }
         if let text = args.value("--max-snap") {
-            guard let m = Double(text), m > 0, m.isFinite else { throw CommandError.usage("--max-snap must be a positive number of metres, not '\(text)'") }
-            options.maximumSnappingDistance = m
+            options.maximumSnappingDistance = try OptionValue.decimal(text, option: "--max-snap", unit: "metres", above: 0, upTo: 100_000)
         }
         if let s = args.value("--shard") {
             let parts = s.split(separator: "/")
-            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
-                throw CommandError.usage("--shard must be K/N with 1 ≤ K ≤ N (e.g. 2/4), not '\(s)'")
+            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000, k >= 1, k <= n else {
+                throw CommandError.usage("--shard must be K/N with 1 ≤ K ≤ N ≤ 1000000 (e.g. 2/4), not '\(s)'")
             }
             options.shard = (k, n)
         }
+        if let refusal = OutputPath.refusal(output) { throw CommandError(message: refusal, exitCode: ExitCode.outputFailed) }
 
         // Everything that can fail before any work: places, input, graph, output.
         var places = PlaceBook()
         if let p = args.value("--places") {
-            do { places = try PlaceBook(contentsOfFile: p) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+            do { places = try PlaceBook(contentsOfFile: p, limits: limits) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
         }
         let reader: JobReader
-        do { reader = try JobReader(path: input, places: places, timeZone: options.timeZone) } catch {
+        do { reader = try JobReader(path: input, places: places, timeZone: options.timeZone, limits: limits) } catch {
             throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
         }
         let graph: RoadGraph
         do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
-        var skip = Set<String>()
+        var done: [String] = []
         var needHeader = true
         if args.has("--resume") && FileManager.default.fileExists(atPath: output) {
             do {
-                let found = try ResumeScanner.scan(path: output, format: options.format)
-                skip = found.ids; needHeader = !found.hasHeader
+                let found = try ResumeScanner.scan(path: output, options: options)
+                done = found.ids; needHeader = !found.hasHeader
+                if let dropped = found.dropped {
+                    FileHandle.standardError.write(Data("batch: --resume: \(output) cut at line \(dropped.line): \(dropped.reason); routing from there\n".utf8))
+                }
             } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.outputFailed) }
         }
         let writer: RowWriter
@@ -116,14 +125,14 @@ enum BatchCommand {
         // The number of jobs to route, estimated up front for "time left" (only on a terminal, only for a regular file).
         var total: Int? = nil
         if progress.enabled, let lines = estimatedJobLines(path: input) {
-            var jobs = lines - (reader.format == .csv ? 1 : 0) - skip.count
+            var jobs = lines - (reader.format == .csv ? 1 : 0) - done.count
             if let shard = options.shard { jobs = (jobs + shard.n - 1) / shard.n }
             total = max(jobs, 0)
         }
         let runner = BatchRunner(graph: graph, options: options)
         let summary: BatchSummary
         do {
-            summary = try runner.run(reader: reader, writer: writer, skip: skip) { done in
+            summary = try runner.run(reader: reader, writer: writer, done: done) { done in
                 let elapsed = progress.elapsed
                 let rate = Double(done) / max(elapsed, 1e-3)
                 let rateText = String(format: "%.0f", rate)

@@ -7,27 +7,40 @@ import Routing
 enum ImportCommand {
     static let usage = """
     usage: wayfinder import INPUT [-o OUTPUT.wfg] [--gtfs FEED]… [--profiles FILE.json] [--no-landmarks] [--no-ch] [--quiet]
+                            [--gtfs-max-member-size SIZE] [--gtfs-max-ratio N] [--gtfs-max-rows N]
 
     Builds a graph file for the car and foot profiles from an OSM extract.
 
       INPUT            OSM XML: .osm, .osm.gz or .osm.bz2 (compression told from the first bytes); - reads stdin
-      -o, --output     the graph file to write (default: INPUT's name with .wfg, in the current folder)
+      -o, --output     the graph file to write (default: INPUT's name with .wfg, in the current folder); an existing
+                       path must be a regular file (a device, FIFO or folder is refused, exit 4)
       --gtfs FEED      a GTFS feed (.zip or folder) whose timetable joins the graph file; may be repeated
       --profiles FILE  a JSON array of profile tables to build instead of the default car and foot
       --no-landmarks   skip the ALT landmark tables (used by alternatives and when there is no hierarchy)
       --no-ch          skip the contraction hierarchies: a smaller file and a quicker import, slower routes and no fast matrices
       -q, --quiet      no progress bar, only the summary
+      --gtfs-max-member-size SIZE  largest file of a feed once unzipped, bytes (K, M, G suffixes), 1K to 4G (default 4G)
+      --gtfs-max-ratio N   largest compression ratio of a zip member over 16 MiB, N:1, 2 to 100000 (default 100; real
+                           feeds: 3 to 20, zip bombs: up to 1032)
+      --gtfs-max-rows N    most rows of one feed file, 1 to 2000000000 (default 100000000)
+
+    SIGINT or SIGTERM removes the temporary files beside the output; those of killed imports are removed by the next
+    import into the same folder.
     """
 
     static func run(_ arguments: [String]) throws {
         let (arguments, feeds) = try TransitImportStep.extractFeeds(arguments)
-        let args = try ArgumentList(arguments, valued: ["-o", "--output", "--profiles"], switches: ["-q", "--quiet", "--no-landmarks", "--no-ch", "-h", "--help"])
+        let args = try ArgumentList(arguments, valued: ["-o", "--output", "--profiles", "--gtfs-max-member-size", "--gtfs-max-ratio", "--gtfs-max-rows"],
+                                    switches: ["-q", "--quiet", "--no-landmarks", "--no-ch", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard args.positionals.count == 1 else { throw CommandError.usage("import takes one input file\n\n\(usage)") }
         let input = args.positionals[0]
         guard let output = args.value("-o") ?? args.value("--output") ?? defaultOutput(for: input) else {
             throw CommandError.usage("reading standard input needs -o OUTPUT.wfg")
         }
+        let limits = try TransitImportStep.limits(args)
+        if let refusal = OutputPath.refusal(output) { throw CommandError(message: refusal, exitCode: ExitCode.outputFailed) }
+        CleanupOnSignal.install()
         var importer = GraphImporter()
         importer.buildLandmarks = !args.has("--no-landmarks")
         if !args.has("--no-ch") { importer.extensions.append(HierarchyExtension()) }
@@ -44,6 +57,7 @@ enum ImportCommand {
         nonisolated(unsafe) var preprocessing: [(name: String, seconds: Double)] = []
         nonisolated(unsafe) var openPhase: (name: String, started: Date)? = nil
         let statistics: ImportStatistics
+        if !feeds.isEmpty { TemporaryFiles.register(TransitImportStep.roadsPath(for: output)) }
         do {
             statistics = try importer.run(input: input, output: feeds.isEmpty ? output : TransitImportStep.roadsPath(for: output)) { progress in
                 switch progress {
@@ -79,7 +93,7 @@ enum ImportCommand {
             }
         }
         display.finish()
-        let transit = feeds.isEmpty ? nil : try TransitImportStep.addTimetable(feeds: feeds, roads: TransitImportStep.roadsPath(for: output), output: output)
+        let transit = feeds.isEmpty ? nil : try TransitImportStep.addTimetable(feeds: feeds, roads: TransitImportStep.roadsPath(for: output), output: output, limits: limits)
         let wall = Date().timeIntervalSince(started)
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64) ?? 0
         print(summary(statistics, input: input, output: output, fileSize: fileSize, wall: wall, peak: peakMemoryBytes(), preprocessing: preprocessing))

@@ -4,7 +4,7 @@ import Wayfinder
 
 /// Files of places for `eta --to-file`, `matrix` and `trip --stops-file`: one place per line as `lat,lon`,
 /// `lat,lon,name` or `name,lat,lon`, an optional header line naming those columns, blank lines ignored,
-/// RFC 4180 quotes, a UTF-8 byte-order mark and CRLF line ends tolerated.
+/// RFC 4180 quotes, a UTF-8 byte-order mark and CRLF or CR line ends tolerated.
 enum PlacesFile {
     /// Reads and parses a places file; errors name the file and line (exit code 3).
     static func read(_ path: String, role: String = "places") throws -> [ETAPlace] {
@@ -21,10 +21,12 @@ enum PlacesFile {
     static func parse(_ text: String, file: String) throws -> [ETAPlace] {
         var places: [ETAPlace] = []
         var sawRecord = false
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Line ends LF, CRLF or a lone CR. (A Swift String's "\r\n" is one Character, so splitting on "\n" alone
+        // would leave a CRLF file as one line: the ends are normalised on the UTF-16 level first.)
+        let normalised = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        var lines = normalised.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.first?.hasPrefix("\u{FEFF}") == true { lines[0].removeFirst() }
-        for (index, raw) in lines.enumerated() {
-            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
+        for (index, line) in lines.enumerated() {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             func bad(_ why: String) -> CommandError { CommandError(message: "\(file):\(index + 1): \(why)", exitCode: ExitCode.badInput) }
             guard let fields = csvFields(line) else { throw bad("unterminated or misplaced quote in '\(line)'") }

@@ -24,18 +24,32 @@ enum TransitImportStep {
         return (rest, feeds)
     }
 
-    /// Where the road graph goes before the timetable joins it: a hidden file beside the output.
-    static func roadsPath(for output: String) -> String {
-        let url = URL(fileURLWithPath: output)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).roads-\(getpid())").path
+    /// The feed limits of `--gtfs-max-member-size`, `--gtfs-max-ratio` and `--gtfs-max-rows`, range-checked.
+    static func limits(_ args: ArgumentList) throws -> GTFSLimits {
+        var limits = GTFSLimits()
+        if let text = args.value("--gtfs-max-member-size") {
+            limits.maxFileBytes = try OptionValue.bytes(text, option: "--gtfs-max-member-size", range: GTFSLimits.fileBytesRange)
+        }
+        if let text = args.value("--gtfs-max-ratio") {
+            limits.maxCompressionRatio = try OptionValue.integer(text, option: "--gtfs-max-ratio", range: GTFSLimits.compressionRatioRange)
+        }
+        if let text = args.value("--gtfs-max-rows") {
+            limits.maxRows = try OptionValue.integer(text, option: "--gtfs-max-rows", range: GTFSLimits.rowsRange)
+        }
+        return limits
     }
 
+    /// Where the road graph goes before the timetable joins it: a hidden file beside the output (`.NAME.roads-PID`).
+    static func roadsPath(for output: String) -> String { TemporaryFiles.path(for: output, kind: "roads") }
+
     /// Adds the feeds to the graph at `roads`, writes `output`, removes `roads`; returns the summary lines.
-    static func addTimetable(feeds: [String], roads: String, output: String) throws -> String {
-        defer { unlink(roads) }
+    static func addTimetable(feeds: [String], roads: String, output: String, limits: GTFSLimits = GTFSLimits()) throws -> String {
+        defer { unlink(roads); TemporaryFiles.unregister(roads) }
         let started = Date()
         let timetable: Timetable
-        do { timetable = try TransitImporter().run(feeds: feeds, graphPath: roads, output: output) } catch {
+        var importer = TransitImporter()
+        importer.limits = limits
+        do { timetable = try importer.run(feeds: feeds, graphPath: roads, output: output) } catch {
             switch error {
             case .graph(.cannotCreate), .graph(.writeFailed): throw CommandError(message: error.description, exitCode: ExitCode.outputFailed)
             default: throw CommandError(message: error.description, exitCode: ExitCode.badInput)

@@ -107,13 +107,106 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(counts.allSatisfy { $0 > 800 }, "\(counts)")
     }
 
+    func options(_ format: BatchOutputFormat, geometry: BatchGeometry = .none, steps: Bool = false) -> BatchOptions {
+        var o = BatchOptions(); o.format = format; o.geometry = geometry; o.steps = steps
+        return o
+    }
+
     func testResumeScanDropsTornLastRow() throws {
         let path = try write("{\"id\":\"a\",\"status\":\"ok\"}\n{\"id\":\"b\",\"status\":\"ok\"}\n{\"id\":\"c\",\"sta", "out")
-        let found = try ResumeScanner.scan(path: path, format: .ndjson)
+        let found = try ResumeScanner.scan(path: path, options: options(.ndjson))
         XCTAssertEqual(found.ids, ["a", "b"])
+        XCTAssertEqual(found.dropped?.line, 3)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":\"a\",\"status\":\"ok\"}\n{\"id\":\"b\",\"status\":\"ok\"}\n")
-        let csv = try write("id,status,message\n\"x,1\",ok,\ny,no_route,\"m, n\"\nz,o", "out.csv")
-        let c = try ResumeScanner.scan(path: csv, format: .csv)
+        let header = "id,status,message,distance,duration,departure,arrival,leg_distances,leg_durations\n"
+        let csv = try write(header + "\"x,1\",ok,,1,2,a,b,1,2\ny,no_route,\"m, n\",,,,,,\nz,o", "out.csv")
+        let c = try ResumeScanner.scan(path: csv, options: options(.csv))
         XCTAssertEqual(c.ids, ["x,1", "y"]); XCTAssertTrue(c.hasHeader)
+    }
+
+    func testResumeScanCutsAtTheFirstLineThatIsNoRowAndKeepsDuplicateIdsInOrder() throws {
+        let rows = "{\"id\":\"a\",\"status\":\"ok\"}\n{\"id\":\"a\",\"status\":\"bad_row\"}\n"
+        let path = try write(rows + "garbage\n{\"id\":\"c\",\"status\":\"ok\"}\n", "out")
+        let found = try ResumeScanner.scan(path: path, options: options(.ndjson))
+        XCTAssertEqual(found.ids, ["a", "a"])
+        XCTAssertEqual(found.dropped?.line, 3)
+        XCTAssertTrue(found.dropped?.reason.contains("line 3 is not a complete ndjson row ('garbage')") == true, "\(String(describing: found.dropped))")
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), rows)
+        // A CSV row whose quoted field spans lines is one row; a row of the wrong width is not.
+        let header = "id,status,message,distance,duration,departure,arrival,leg_distances,leg_durations,geometry\n"
+        let csv = try write(header + "g,ok,,1,2,a,b,1,2,\"{\n}\"\nshort,ok,\n", "out.csv")
+        let c = try ResumeScanner.scan(path: csv, options: options(.csv, geometry: .geojson))
+        XCTAssertEqual(c.ids, ["g"]); XCTAssertEqual(c.dropped?.line, 4)
+    }
+
+    func testResumeRefusesAnOutputOfAnotherFormat() throws {
+        func refusal(_ text: String, _ o: BatchOptions) throws -> String {
+            let path = try write(text, "out-\(UUID().uuidString)")
+            do { _ = try ResumeScanner.scan(path: path, options: o); return "no error" } catch {
+                XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text, "a refused output was changed")
+                return "\(error)"
+            }
+        }
+        let ndjson = "{\"id\":\"a\",\"status\":\"ok\",\"distance\":1}\n"
+        let csv = "id,status,message,distance,duration,departure,arrival,leg_distances,leg_durations\na,ok,,1,2,a,b,1,2\n"
+        XCTAssertTrue(try refusal(ndjson, options(.csv)).contains("holds NDJSON rows, but --format is csv"))
+        XCTAssertTrue(try refusal(csv, options(.ndjson)).contains("holds CSV rows (it starts with a CSV header), but --format is ndjson"))
+        XCTAssertTrue(try refusal(csv, options(.csv, steps: true)).contains("has the columns id,status,"))
+        XCTAssertTrue(try refusal(ndjson, options(.ndjson, geometry: .polyline)).contains("has rows with neither geometry nor steps, but these options write geometry"))
+        XCTAssertTrue(try refusal("my notes\n", options(.ndjson)).contains("does not start with a batch output row: not resumable"))
+    }
+
+    func testAStrayQuoteFailsOnlyItsRow() throws {
+        let (_, all) = try items("""
+        id,mode,depart,stops
+        a1,car,2026-12-01T08:30,"43.7395,7.4270;43.7312,7.4197"
+        "a2,"43.7395,7.4270;43.7312,7.4197"
+        a3,car,2026-12-01T08:30,"43.7395,7.4270;43.7312,7.4197"
+        a4,foot,,"43.7395,7.4270;43.7312,7.4197"
+        "m
+        ulti",car,,"43.7395,7.4270;43.7312,7.4197"
+        a5,foot,,"43.7395,7.4270;43.7312,7.4197
+        """)
+        XCTAssertEqual(all.map(\.id), ["a1", "line 3", "a3", "a4", "m\nulti", "line 8"])
+        guard case let .bad(_, line, message) = all[1] else { return XCTFail("\(all[1])") }
+        XCTAssertEqual(line, 3); XCTAssertTrue(message.contains("bad CSV quoting"), message)
+        guard case let .job(multi) = all[4] else { return XCTFail("\(all[4])") }
+        XCTAssertEqual(multi.line, 6)
+    }
+
+    func testLimitsOnStopsNamesAndRowLength() throws {
+        let path = try write("id,stops\n"
+            + "ok,\"43.7,7.4;43.8,7.5\"\n"
+            + "many,\"" + Array(repeating: "43.7,7.4", count: 6).joined(separator: ";") + "\"\n"
+            + String(repeating: "i", count: 40) + ",\"43.7,7.4;43.8,7.5\"\n"
+            + "name,\"" + String(repeating: "n", count: 40) + ";43.8,7.5\"\n"
+            + "long,\"" + String(repeating: "9", count: 70_000) + "\"\n"
+            + "last,\"43.7,7.4;43.8,7.5\"\n")
+        let reader = try JobReader(path: path, timeZone: TimeZone(identifier: "UTC")!, limits: BatchLimits(maxStops: 5, maxNameBytes: 32))
+        var all: [BatchItem] = []
+        while let item = reader.next() { all.append(item) }
+        XCTAssertEqual(all.map(\.id), ["ok", "many", "line 4", "name", "line 6", "last"])
+        let messages = all.compactMap { item -> String? in if case let .bad(_, _, m) = item { return m }; return nil }
+        XCTAssertEqual(messages, [
+            "line 3: 6 stops, more than the 5 a job may have (raise it with --max-stops)",
+            "line 4: the id is 40 bytes long, more than the 32 an id may have (raise it with --max-name-bytes)",
+            "line 5: stop 1 is 40 bytes long, more than the 32 a place name may have (raise it with --max-name-bytes)",
+            "line 6: 70007 bytes long, longer than a job row may be (65706 bytes: 5 stops of up to 32 bytes; raise --max-stops or --max-name-bytes)",
+        ])
+    }
+
+    func testPlacesFileLineEndsAndLimits() throws {
+        for end in ["\n", "\r\n", "\r"] {
+            let book = try PlaceBook(contentsOfFile: try write(["name,lat,lon", "Casino,43.7395,7.4270", "Port,43.7312,7.4197", ""].joined(separator: end), "places"))
+            XCTAssertEqual(book.places.count, 2, "line end \(end.debugDescription)")
+            XCTAssertEqual(book.places["Port"], Coordinate(latitude: 43.7312, longitude: 7.4197))
+        }
+        XCTAssertThrowsError(try PlaceBook(contentsOfFile: try write("\(String(repeating: "x", count: 40)),43.7,7.4\n", "p2"), limits: BatchLimits(maxNameBytes: 32))) {
+            XCTAssertTrue("\($0)".contains("line 1: the name is 40 bytes long, more than the 32 a name may have (--max-name-bytes)"), "\($0)")
+        }
+        XCTAssertThrowsError(try PlaceBook(contentsOfFile: try write("\(String(repeating: "x", count: 400)),43.7,7.4\n", "p3"), limits: BatchLimits(maxNameBytes: 32))) {
+            XCTAssertTrue("\($0)".contains("line 1: 409 bytes, longer than a place may be"), "\($0)")
+        }
+        XCTAssertThrowsError(try PlaceBook(contentsOfFile: try write("a,95,7.4\n", "p4"))) { XCTAssertTrue("\($0)".contains("is not a coordinate"), "\($0)") }
     }
 }

@@ -80,6 +80,7 @@ final class NumberParsingTests: XCTestCase {
         XCTAssertEqual(int64("0042"), 42)
         XCTAssertEqual(int64("9223372036854775807"), Int64.max)
         XCTAssertEqual(int64("-9223372036854775807"), -Int64.max)
+        XCTAssertEqual(int64("-9223372036854775808"), Int64.min)   // the whole range: Int64.min has no positive twin
         XCTAssertEqual(int64("12204578301"), 12_204_578_301)
     }
 

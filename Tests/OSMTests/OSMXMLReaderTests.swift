@@ -67,6 +67,18 @@ final class OSMXMLReaderTests: XCTestCase {
         XCTAssertNil(recorder.ways.first?.tags["oneway"])
     }
 
+    func testTheSmallestIdIsAnId() throws {
+        let (recorder, _) = try parse("""
+        <osm version="0.6"><node id="-9223372036854775808" lat="1" lon="2"/><node id="9223372036854775807" lat="1" lon="2.1"/>
+        <way id="-9223372036854775808"><nd ref="-9223372036854775808"/><nd ref="9223372036854775807"/></way></osm>
+        """)
+        XCTAssertEqual(recorder.elements, [
+            .node(OSMNode(id: .min, latitudeE7: 10_000_000, longitudeE7: 20_000_000)),
+            .node(OSMNode(id: .max, latitudeE7: 10_000_000, longitudeE7: 21_000_000)),
+            .way(OSMWay(id: .min, nodeIDs: [.min, .max])),
+        ])
+    }
+
     func testElementsSpreadAcrossChunkBoundariesParseTheSame() throws {
         for chunkSize in [1, 2, 3, 7, 64, 333] {
             let (recorder, reader) = try parse(Self.sample, chunkSize: chunkSize)

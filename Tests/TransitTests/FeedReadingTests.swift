@@ -40,10 +40,11 @@ final class FeedReadingTests: XCTestCase {
         // A zip holding one stored (uncompressed) member, built by hand.
         let name = Array("agency.txt".utf8), body = Array("agency_name,agency_timezone\nX,UTC\n".utf8)
         func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 0xff) } }
-        var bytes: [UInt8] = [0x50, 0x4b, 0x03, 0x04] + le(10, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(0, 4)
+        let crc = Int(TestZip.crc32(body))
+        var bytes: [UInt8] = [0x50, 0x4b, 0x03, 0x04] + le(10, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(crc, 4)
         bytes += le(body.count, 4) + le(body.count, 4) + le(name.count, 2) + le(0, 2) + name + body
         let central = bytes.count
-        bytes += [0x50, 0x4b, 0x01, 0x02] + le(20, 2) + le(10, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(0, 4)
+        bytes += [0x50, 0x4b, 0x01, 0x02] + le(20, 2) + le(10, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(crc, 4)
         bytes += le(body.count, 4) + le(body.count, 4) + le(name.count, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(0, 4) + name
         let size = bytes.count - central
         bytes += [0x50, 0x4b, 0x05, 0x06] + le(0, 2) + le(0, 2) + le(1, 2) + le(1, 2) + le(size, 4) + le(central, 4) + le(0, 2)

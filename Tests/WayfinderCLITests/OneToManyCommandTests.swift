@@ -106,6 +106,28 @@ final class OneToManyCommandTests: CLITestCase {
         XCTAssertEqual(columns.count, 1, text.stdout)
     }
 
+    func testCRLFAndLoneCRLineEndsReadAsLines() throws {
+        let lf = try eta(["--format", "json"])
+        XCTAssertEqual(lf.status, 0, lf.stderr)
+        for (end, name) in [("\r\n", "crlf.csv"), ("\r", "cr.csv")] {
+            let path = try placesFile(Self.places.replacingOccurrences(of: "\n", with: end) + end, name: name)
+            let result = try run(["eta", "--graph", try monaco(), "--from", Self.casino, "--to-file", path, "--format", "json"] + Self.morning)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stdout, lf.stdout, name)
+            // matrix --sources reads the same files (without the place at sea, which a matrix refuses).
+            let land = try placesFile(Self.places.replacingOccurrences(of: "\nSea,43.70,7.45", with: "").replacingOccurrences(of: "\n", with: end), name: "land-" + name)
+            let matrix = try run(["matrix", "--graph", try monaco(), "--sources", land, "--destinations", land, "--format", "json"])
+            XCTAssertEqual(matrix.status, 0, matrix.stderr)
+            let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(matrix.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual((doc["durations"] as? [Any])?.count, 9, name)
+        }
+        // A bad line of a CRLF file is named by its own number.
+        let bad = try placesFile("name,lat,lon\r\nA,43.73,7.42\r\nB,43.73\r\n", name: "bad-crlf.csv")
+        let result = try run(["eta", "--graph", try monaco(), "--from", Self.casino, "--to-file", bad])
+        XCTAssertEqual(result.status, 3)
+        XCTAssertTrue(result.stderr.contains("bad-crlf.csv:3"), result.stderr)
+    }
+
     func testMalformedLineIsABadInputErrorNamingFileAndLine() throws {
         let path = try placesFile("name,lat,lon\nA,43.73,7.42\n\nB,43.73\n", name: "bad.csv")
         let result = try run(["eta", "--graph", try monaco(), "--from", Self.casino, "--to-file", path])
