@@ -66,8 +66,8 @@ extension RoadGraph {
     static let latitudeLimit: Int32 = 900_000_000, longitudeLimit: Int32 = 1_800_000_000
 
     /// Checks every section of the road graph against the others (`SectionValidator`); throws naming the first
-    /// section at fault. Linear in the file's size.
-    func validateStructure() throws(GraphFileError) {
+    /// section at fault. Linear in the file's size; `init(file:)` runs it on every open.
+    public func validateStructure() throws(GraphFileError) {
         let check = SectionValidator(path: file.path)
         typealias S = GraphSectionName
         let n = nodeLatitudes.count, e = edgeFrom.count, s = shapeLatitudes.count, w = wayOSMIDs.count
@@ -158,7 +158,7 @@ extension ProfileGraph {
         try check.require(!overflow, names.landmarkNodes, "lists \(k) landmarks, too many for \(n) nodes")
         try check.count(landmarkFrom, names.landmarkFrom, cells, "\(k) per node")
         try check.count(landmarkTo, names.landmarkTo, cells, "\(k) per node")
-        // Restrictions: kinds 0 or 1, paths of directed edges, each leaving the node the previous one arrives at.
+        // Restrictions: kinds 0 or 1, paths of directed edges of the graph (a search matches them as sequences only).
         let r = restrictionKinds.count
         try check.offsets(restrictionStart, names.restrictionStart, slices: r, total: restrictionPath.count, "restriction")
         for (i, kind) in restrictionKinds.enumerated() where kind > 1 {
@@ -166,17 +166,5 @@ extension ProfileGraph {
         }
         try check.require(restrictionPath.count < Int(Int32.max) - 2 * e, names.restrictionPath, "is too long")
         try check.below(restrictionPath, 2 * e, names.restrictionPath, "the directed edges")
-        for i in 0..<r {
-            let first = Int(restrictionStart[i]), end = Int(restrictionStart[i + 1])
-            guard end > first + 1 else { continue }
-            for position in (first + 1)..<end {
-                let before = restrictionPath[position - 1], d = restrictionPath[position]
-                let arrives = before & 1 == 0 ? graph.edgeTo[Int(before >> 1)] : graph.edgeFrom[Int(before >> 1)]
-                let leaves = d & 1 == 0 ? graph.edgeFrom[Int(d >> 1)] : graph.edgeTo[Int(d >> 1)]
-                guard arrives == leaves else {
-                    throw check.failure(names.restrictionPath, "element \(position) (restriction \(i)) does not leave the node the previous edge arrives at")
-                }
-            }
-        }
     }
 }

@@ -41,6 +41,18 @@ public struct RoadGraph: @unchecked Sendable {
     /// make a search read outside a section.
     public init(file: GraphFile, verifyingChecksums: Bool = true) throws(GraphFileError) {
         if verifyingChecksums { try file.verifyChecksums() }
+        try self.init(views: file)
+        try validateStructure()
+    }
+
+    /// The typed views alone, without checksums or structural checks: what opening cost before the checks, for
+    /// `Tools/bench-open` to measure them against. Never for files one has not just checked.
+    @_spi(Benchmarks) public init(uncheckedFile file: GraphFile) throws(GraphFileError) {
+        try self.init(views: file)
+    }
+
+    /// Decodes the metadata and sets up the typed views over `file` (sizes and indices unchecked).
+    private init(views file: GraphFile) throws(GraphFileError) {
         self.file = file
         let meta = try file.bytes(GraphSectionName.meta)
         do {
@@ -84,7 +96,6 @@ public struct RoadGraph: @unchecked Sendable {
         self.profiles = profiles
         spatialIndex = SpatialIndex(items: try file.array(GraphSectionName.indexItems), boxes: try file.array(GraphSectionName.indexBoxes),
                                     levelStart: try file.array(GraphSectionName.indexLevels))
-        try validateStructure()
     }
 
     public var nodeCount: Int { nodeLatitudes.count }

@@ -29,7 +29,25 @@ public struct ContractionHierarchy: @unchecked Sendable {
         firstDown = try graph.file.array(names.firstDown)
         down = try graph.file.array(names.down)
         owner = nil
-        try validateStructure(SectionValidator(path: graph.file.path), names, edgeCount: graph.edgeCount)
+        try validateStructure(graph: graph, profile: name)
+    }
+
+    /// The hierarchy's sections without any check: what loading cost before the checks, for `Tools/bench-open`.
+    /// Never for files one has not just checked.
+    @_spi(Benchmarks) public init?(uncheckedGraph graph: RoadGraph, profile name: String) throws(GraphFileError) {
+        let names = HierarchySectionNames(name)
+        guard graph.file.has(names.firstUp) else { return nil }
+        rank = try graph.file.array(names.rank)
+        firstUp = try graph.file.array(names.firstUp)
+        up = try graph.file.array(names.up)
+        firstDown = try graph.file.array(names.firstDown)
+        down = try graph.file.array(names.down)
+        owner = nil
+    }
+
+    /// Runs the checks `init(graph:profile:)` runs (`validateStructure`), naming the section at fault.
+    public func validateStructure(graph: RoadGraph, profile name: String) throws(GraphFileError) {
+        try validateStructure(SectionValidator(path: graph.file.path), HierarchySectionNames(name), edgeCount: graph.edgeCount)
     }
 
     /// A hierarchy over freshly built data (tests, benchmarks).
