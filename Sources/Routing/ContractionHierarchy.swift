@@ -104,6 +104,8 @@ public struct ContractionHierarchy: @unchecked Sendable {
     func validateStructure(_ check: SectionValidator, _ names: HierarchySectionNames, edgeCount: Int) throws(GraphFileError) {
         let v = rank.count
         try check.require(v < Int(Int32.max), names.rank, "has \(v) vertices, more than a search can number")
+        try check.require(up.count < Int(Int32.max), names.up, "has \(up.count) arcs, more than a search can number")
+        try check.require(down.count < Int(Int32.max), names.down, "has \(down.count) arcs, more than a search can number")
         try check.offsets(firstUp, names.firstUp, slices: v, total: up.count, "vertex")
         try check.offsets(firstDown, names.firstDown, slices: v, total: down.count, "vertex")
         var seen = [Bool](repeating: false, count: v)
@@ -133,22 +135,35 @@ public struct ContractionHierarchy: @unchecked Sendable {
         }
         try checkRows(up, firstUp, names.up)
         try checkRows(down, firstDown, names.down)
-        @inline(__always) func has(_ arcs: UnsafeBufferPointer<HierarchyArc>, _ first: UnsafeBufferPointer<UInt32>, row m: Int, head: Int) -> Bool {
-            for i in Int(first[m])..<Int(first[m + 1]) where Int(arcs[i].head) == head { return true }
-            return false
-        }
-        // Halves: u→x past m needs u→m among m's downward arcs and m→x among m's upward arcs.
+        // Halves: u→x past m needs u→m among m's downward arcs (head u) and m→x among m's upward arcs (head x).
+        // The shortcuts are grouped by middle vertex (a counting sort), then each middle's rows are marked once:
+        // linear in the arcs, whatever the rows' lengths.
+        var byMiddle = [Int32](repeating: 0, count: v + 1)
+        for arc in up where arc.isShortcut { byMiddle[Int(arc.middle) + 1] += 1 }
+        for arc in down where arc.isShortcut { byMiddle[Int(arc.middle) + 1] += 1 }
+        for m in 0..<v { byMiddle[m + 1] += byMiddle[m] }
+        /// Per shortcut, grouped by middle: the heads its halves need (down, up) and the arc (downward arcs negative, −1 − index).
+        var needs = [(down: Int32, up: Int32, arc: Int32)](repeating: (0, 0, 0), count: Int(byMiddle[v]))
+        var fill = byMiddle
         for r in 0..<v {
             for i in Int(firstUp[r])..<Int(firstUp[r + 1]) where up[i].isShortcut {
-                let m = Int(up[i].middle), x = Int(up[i].head)
-                guard has(down, firstDown, row: m, head: r), has(up, firstUp, row: m, head: x) else {
-                    throw check.failure(names.up, "arc \(i), a shortcut \(r)→\(x) past vertex \(m), lacks a half")
-                }
+                let m = Int(up[i].middle)
+                needs[Int(fill[m])] = (Int32(r), Int32(up[i].head), Int32(i)); fill[m] += 1
             }
             for i in Int(firstDown[r])..<Int(firstDown[r + 1]) where down[i].isShortcut {
-                let m = Int(down[i].middle), u = Int(down[i].head)
-                guard has(down, firstDown, row: m, head: u), has(up, firstUp, row: m, head: r) else {
-                    throw check.failure(names.down, "arc \(i), a shortcut \(u)→\(r) past vertex \(m), lacks a half")
+                let m = Int(down[i].middle)
+                needs[Int(fill[m])] = (Int32(down[i].head), Int32(r), -1 - Int32(i)); fill[m] += 1
+            }
+        }
+        var upMark = [Int32](repeating: -1, count: v), downMark = [Int32](repeating: -1, count: v)
+        for m in 0..<v where byMiddle[m] < byMiddle[m + 1] {
+            for i in Int(firstUp[m])..<Int(firstUp[m + 1]) { upMark[Int(up[i].head)] = Int32(m) }
+            for i in Int(firstDown[m])..<Int(firstDown[m + 1]) { downMark[Int(down[i].head)] = Int32(m) }
+            for k in Int(byMiddle[m])..<Int(byMiddle[m + 1]) {
+                let need = needs[k]
+                guard downMark[Int(need.down)] == Int32(m), upMark[Int(need.up)] == Int32(m) else {
+                    let (section, index) = need.arc >= 0 ? (names.up, Int(need.arc)) : (names.down, Int(-1 - need.arc))
+                    throw check.failure(section, "arc \(index), a shortcut \(need.down)→\(need.up) past vertex \(m), lacks a half")
                 }
             }
         }
