@@ -162,8 +162,6 @@ extension Timetable {
     /// A description of the first way the arrays disagree with one another, nil when they are consistent.
     public func consistencyProblem() -> String? { validationProblem().map { "section '\($0.section)' \($0.problem)" } }
 
-    /// Latest stop time or transfer time, seconds (about 3.5 years: far beyond any GTFS time, far below overflow).
-    public static let latestTime: Int32 = 1 << 27
     /// The day numbers a service calendar may use: 0000-01-01 to 9999-12-31.
     public static let dayRange = ServiceDay.number(year: 0, month: 1, day: 1)...ServiceDay.number(year: 9999, month: 12, day: 31)
     /// Most stops of one pattern (the search packs a stop position into 24 bits).
@@ -171,7 +169,7 @@ extension Timetable {
 
     /// The section and problem of the first way the arrays and the metadata disagree with one another or with what
     /// the searches and itineraries assume (indices in range, offsets that start at 0 and never go back, times and
-    /// days that cannot overflow, positions on the sphere), nil when the timetable is sound.
+    /// days that cannot overflow, stops on the sphere, distances that are numbers), nil when the timetable is sound.
     public func validationProblem() -> (section: String, problem: String)? {
         typealias N = TransitSectionName
         let s = stopCount, p = patternCount, t = tripCount, m = metadata
@@ -201,7 +199,6 @@ extension Timetable {
         if !(m.transferWalkLimit.isFinite && m.transferWalkLimit >= 0 && m.transferWalkLimit <= 1e7) { return (N.meta, "gives a transfer walk limit of \(m.transferWalkLimit) m") }
         if m.skipped.contains(where: { $0.count < 0 || $0.count > 1 << 48 }) { return (N.meta, "counts a negative or impossible number of skipped rows") }
         if let i = coordinateProblem(stopLatitudes, stopLongitudes) { return (N.stopPositions, "places stop \(i) off the sphere") }
-        if let i = coordinateProblem(shapeLatitudes, shapeLongitudes) { return (N.shapePositions, "places point \(i) off the sphere") }
         // Patterns: stops and trips by offsets, routes and stops by index.
         if let problem = offsetProblem(patternStopStart, slices: p, total: patternStops.count, "pattern") { return (N.patternStopStart, problem) }
         if let problem = offsetProblem(patternTripStart, slices: p, total: t, "pattern") { return (N.patternTripStart, problem) }
@@ -222,15 +219,16 @@ extension Timetable {
         if arrivals.count != times { return (N.arrivals, "has \(arrivals.count) elements, expected \(times) (one per stop of each trip)") }
         if departures.count != times { return (N.departures, "has \(departures.count) elements, expected \(times) (one per stop of each trip)") }
         if stopTimeFlags.count != times { return (N.stopTimeFlags, "has \(stopTimeFlags.count) elements, expected \(times) (one per stop of each trip)") }
-        if let i = arrivals.firstIndex(where: { $0 < 0 || $0 > Self.latestTime }) { return (N.arrivals, "element \(i) is \(arrivals[i]) s, outside 0 to \(Self.latestTime)") }
-        if let i = departures.firstIndex(where: { $0 < 0 || $0 > Self.latestTime }) { return (N.departures, "element \(i) is \(departures[i]) s, outside 0 to \(Self.latestTime)") }
+        // Times count from the start of the service day: never negative (a search negates them to run backwards).
+        if let i = arrivals.firstIndex(where: { $0 < 0 }) { return (N.arrivals, "element \(i) is \(arrivals[i]) s, before the start of its service day") }
+        if let i = departures.firstIndex(where: { $0 < 0 }) { return (N.departures, "element \(i) is \(departures[i]) s, before the start of its service day") }
         // Transfers.
         if let problem = offsetProblem(transferStart, slices: s, total: transferTo.count, "stop") { return (N.transferStart, problem) }
         if transferTime.count != transferTo.count { return (N.transferTime, "has \(transferTime.count) elements, expected \(transferTo.count) (one per transfer)") }
         if transferDistance.count != transferTo.count { return (N.transferDistance, "has \(transferDistance.count) elements, expected \(transferTo.count) (one per transfer)") }
         if let (i, v) = outOfRange(transferTo, s) { return (N.transferTo, "element \(i) is \(v), not below \(s) (the stops)") }
-        if let i = transferTime.firstIndex(where: { $0 < 0 || $0 > Self.latestTime }) { return (N.transferTime, "element \(i) is \(transferTime[i]) s, outside 0 to \(Self.latestTime)") }
-        if let i = transferDistance.firstIndex(where: { !($0 >= 0 && $0 <= 1e7) }) { return (N.transferDistance, "element \(i) is \(transferDistance[i]) m, outside 0 to 10,000 km") }
+        if let i = transferTime.firstIndex(where: { $0 < 0 }) { return (N.transferTime, "element \(i) is \(transferTime[i]) s, a negative time") }
+        if let i = transferDistance.firstIndex(where: { !($0 >= 0 && $0 <= 4e7) }) { return (N.transferDistance, "element \(i) is \(transferDistance[i]) m, not a distance on the Earth") }
         // Shapes: each pattern's range lies within the points; a shaped pattern's stops lie on its range.
         if patternShapeRange.count != 2 * p { return (N.patternShapeRange, "has \(patternShapeRange.count) elements, expected \(2 * p) (two per pattern)") }
         if patternStopShapePoint.count != patternStops.count { return (N.patternStopShapePoint, "has \(patternStopShapePoint.count) elements, expected \(patternStops.count) (one per pattern stop)") }
