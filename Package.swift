@@ -55,6 +55,8 @@ let package = Package(
         .executableTarget(name: "ch-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/HierarchyBenchmark"),
         // Benchmark: transit queries (RAPTOR) against the reference connection scan on random triples (Tools/bench-transit).
         .executableTarget(name: "transit-benchmark", dependencies: ["Transit", "Routing", "Graph"], path: "Tools/TransitBenchmark"),
+        // Benchmark: the cost of checking a graph file before use (checksums, structural checks) against opening it unchecked (Tools/bench-open).
+        .executableTarget(name: "open-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/OpenBenchmark"),
 
         .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),

@@ -1,11 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// A graph file mapped into memory: header and section table checked, sections handed out in place.
 ///
 /// Opening reads only the 4 KiB header, so it takes the same time whatever the file's size;
-/// `verifyChecksums()` reads every section and compares its CRC-32.
+/// `verifyChecksums()` reads every section and compares its CRC-32. `RoadGraph(file:)` runs it (and validates the
+/// indices the engines follow) before anything reads a section, so routing never sees an unchecked byte.
 public final class GraphFile: @unchecked Sendable {
     public let path: String
     /// The format version found in the header.
@@ -16,8 +18,14 @@ public final class GraphFile: @unchecked Sendable {
     public let sections: [GraphSection]
     private let base: UnsafeRawPointer
     private let sectionsByName: [String: GraphSection]
+    private let verification = NSLock()
+    private var checksumsVerified = false
 
-    /// Maps `path` and checks magic, version, header checksum, size and section bounds.
+    /// Maps `path` and checks magic, version, header checksum, size and section bounds (header only: the sections'
+    /// contents are checked by `verifyChecksums()`, which `RoadGraph` runs before first use).
+    ///
+    /// Every value of the header is treated as untrusted: sizes and offsets are converted and added with overflow
+    /// checks and compared with the file's real size before any range is formed.
     public init(path: String) throws(GraphFileError) {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -26,7 +34,7 @@ public final class GraphFile: @unchecked Sendable {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .cannotOpen(path: path, message: String(cString: strerror(errno))) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .cannotOpen(path: path, message: "is a directory") }
-        let size = Int(info.st_size)
+        guard let size = Int(exactly: info.st_size), size >= 0 else { throw .cannotOpen(path: path, message: "no file size") }
         guard size >= GraphFileFormat.fixedHeaderSize else {
             // Empty, or the start of a graph file (the magic intact): truncated. Anything else: not a graph file.
             var head = [UInt8](repeating: 0, count: 8)
@@ -50,34 +58,57 @@ public final class GraphFile: @unchecked Sendable {
             guard version == GraphFileFormat.version else {
                 throw GraphFileError.unsupportedVersion(path: path, found: version, supported: GraphFileFormat.version)
             }
-            let recordedSize = Int(load(16, as: UInt64.self))
-            guard size >= GraphFileFormat.headerSize, size >= recordedSize else {
-                throw GraphFileError.truncated(path: path, expectedBytes: max(recordedSize, GraphFileFormat.headerSize), actualBytes: size)
+            let rawSize = load(16, as: UInt64.self)
+            guard size >= GraphFileFormat.headerSize else {
+                throw GraphFileError.truncated(path: path, expectedBytes: max(Int(clamping: rawSize), GraphFileFormat.headerSize), actualBytes: size)
+            }
+            var header = [UInt8](UnsafeRawBufferPointer(start: base, count: GraphFileFormat.headerSize))
+            for i in 24..<28 { header[i] = 0 }
+            let headerIntact = header.withUnsafeBytes({ GraphFileFormat.crc32($0) }) == load(24, as: UInt32.self)
+            let count = Int(load(12, as: UInt32.self))
+            /// The table's entries, bounds unchecked (nil when the header does not check out).
+            func entries() -> [GraphSection]? {
+                guard headerIntact, count <= GraphFileFormat.maxSections else { return nil }
+                return (0..<count).map { i in
+                    let entry = GraphFileFormat.fixedHeaderSize + i * GraphFileFormat.entrySize
+                    let nameBytes = (0..<GraphFileFormat.maxNameLength).map { header[entry + $0] }.prefix { $0 != 0 }
+                    return GraphSection(
+                        name: String(decoding: nameBytes, as: UTF8.self),
+                        offset: Int(clamping: load(entry + 24, as: UInt64.self)), length: Int(clamping: load(entry + 32, as: UInt64.self)),
+                        crc32: load(entry + 40, as: UInt32.self), elementSize: Int(load(entry + 44, as: UInt32.self)))
+                }
+            }
+            guard let recordedSize = Int(exactly: rawSize) else {
+                throw GraphFileError.corrupt(path: path, message: "\(size) bytes, the header says \(rawSize)")
+            }
+            guard size >= recordedSize else {
+                // Name the first section the cut reaches, when the header can be trusted to say where they lie.
+                let cut = entries()?.first { section in
+                    let (end, overflow) = section.offset.addingReportingOverflow(section.length)
+                    return overflow || end > size
+                }
+                throw GraphFileError.truncated(path: path, expectedBytes: recordedSize, actualBytes: size, section: cut?.name)
             }
             guard size == recordedSize else {
                 throw GraphFileError.corrupt(path: path, message: "\(size) bytes, the header says \(recordedSize)")
             }
-            var header = [UInt8](UnsafeRawBufferPointer(start: base, count: GraphFileFormat.headerSize))
-            for i in 24..<28 { header[i] = 0 }
-            guard header.withUnsafeBytes({ GraphFileFormat.crc32($0) }) == load(24, as: UInt32.self) else {
-                throw GraphFileError.headerChecksumMismatch(path: path)
-            }
-            let count = Int(load(12, as: UInt32.self))
+            guard headerIntact else { throw GraphFileError.headerChecksumMismatch(path: path) }
             guard count <= GraphFileFormat.maxSections else { throw GraphFileError.corrupt(path: path, message: "section count \(count)") }
             var sections: [GraphSection] = []
             for i in 0..<count {
                 let entry = GraphFileFormat.fixedHeaderSize + i * GraphFileFormat.entrySize
                 let nameBytes = (0..<GraphFileFormat.maxNameLength).map { header[entry + $0] }.prefix { $0 != 0 }
-                let section = GraphSection(
-                    name: String(decoding: nameBytes, as: UTF8.self),
-                    offset: Int(load(entry + 24, as: UInt64.self)), length: Int(load(entry + 32, as: UInt64.self)),
-                    crc32: load(entry + 40, as: UInt32.self), elementSize: Int(load(entry + 44, as: UInt32.self)))
-                guard section.offset >= GraphFileFormat.headerSize, section.offset % GraphFileFormat.sectionAlignment == 0,
-                      section.length >= 0, section.offset + section.length <= size, section.elementSize > 0,
-                      section.length % section.elementSize == 0 else {
-                    throw GraphFileError.corrupt(path: path, message: "section '\(section.name)' lies outside the file or is misaligned")
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                let rawOffset = load(entry + 24, as: UInt64.self), rawLength = load(entry + 32, as: UInt64.self)
+                let elementSize = Int(load(entry + 44, as: UInt32.self))
+                // Convert and add with overflow checks before comparing with the real size.
+                guard let offset = Int(exactly: rawOffset), let length = Int(exactly: rawLength),
+                      case let (end, overflow) = offset.addingReportingOverflow(length), !overflow,
+                      offset >= GraphFileFormat.headerSize, offset % GraphFileFormat.sectionAlignment == 0, end <= size,
+                      elementSize > 0, length % elementSize == 0 else {
+                    throw GraphFileError.corrupt(path: path, message: "section '\(name)' lies outside the file or is misaligned (offset \(rawOffset), \(rawLength) bytes, \(elementSize)-byte elements, in a file of \(size) bytes)")
                 }
-                sections.append(section)
+                sections.append(GraphSection(name: name, offset: offset, length: length, crc32: load(entry + 40, as: UInt32.self), elementSize: elementSize))
             }
             self.version = version
             self.size = size
@@ -113,11 +144,23 @@ public final class GraphFile: @unchecked Sendable {
         return UnsafeBufferPointer(start: (base + section.offset).assumingMemoryBound(to: T.self), count: section.length / section.elementSize)
     }
 
-    /// Reads every section and compares its CRC-32 with the table's; throws on the first mismatch.
+    /// Reads every section and compares its CRC-32 with the table's; throws on the first mismatch, naming the section.
+    /// The work is done once per opened file: later calls (another `RoadGraph` over the same file) return at once.
     public func verifyChecksums() throws(GraphFileError) {
+        verification.lock()
+        defer { verification.unlock() }
+        if checksumsVerified { return }
         for section in sections where section.length > 0 {
             let crc = GraphFileFormat.crc32(UnsafeRawBufferPointer(start: base + section.offset, count: section.length))
             if crc != section.crc32 { throw .checksumMismatch(path: path, section: section.name) }
         }
+        checksumsVerified = true
+    }
+
+    /// Whether `verifyChecksums()` has run and found every section intact.
+    public var isVerified: Bool {
+        verification.lock()
+        defer { verification.unlock() }
+        return checksumsVerified
     }
 }

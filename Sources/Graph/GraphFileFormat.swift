@@ -39,11 +39,16 @@ public enum GraphFileError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, message: String)
     case notAGraphFile(path: String)
     case unsupportedVersion(path: String, found: UInt32, supported: UInt32)
-    case truncated(path: String, expectedBytes: Int, actualBytes: Int)
+    /// The file is shorter than its header says; `section` is the first section it cuts short (nil when the header
+    /// itself is cut, or does not check out).
+    case truncated(path: String, expectedBytes: Int, actualBytes: Int, section: String? = nil)
     case headerChecksumMismatch(path: String)
     case checksumMismatch(path: String, section: String)
     case missingSection(path: String, section: String)
     case corrupt(path: String, message: String)
+    /// A section whose checksum matches but whose contents the engines cannot use (an index out of range, offsets
+    /// that go backwards, sizes that disagree): the file was not written by `wayfinder import`, or was tampered with.
+    case invalidSection(path: String, section: String, problem: String)
 
     public var description: String {
         switch self {
@@ -53,12 +58,14 @@ public enum GraphFileError: Error, Equatable, CustomStringConvertible {
         case let .notAGraphFile(path): return "\(path) is not a Wayfinder graph file (bad magic); make one with `wayfinder import`"
         case let .unsupportedVersion(path, found, supported):
             return "\(path) has graph format version \(found), this build reads version \(supported); re-import the OSM data with this build"
-        case let .truncated(path, expected, actual):
-            return "\(path) is truncated: \(actual) bytes, the header says \(expected); re-import it"
+        case let .truncated(path, expected, actual, section):
+            let cut = section.map { ", cutting section '\($0)' short" } ?? ""
+            return "\(path) is truncated: \(actual) bytes, the header says \(expected)\(cut); re-import it"
         case let .headerChecksumMismatch(path): return "\(path) is corrupt: the header checksum does not match; re-import it"
         case let .checksumMismatch(path, section): return "\(path) is corrupt: checksum mismatch in section '\(section)'; re-import it"
         case let .missingSection(path, section): return "\(path) lacks section '\(section)'; re-import it with this build"
         case let .corrupt(path, message): return "\(path) is corrupt: \(message)"
+        case let .invalidSection(path, section, problem): return "\(path) is corrupt: section '\(section)' \(problem); re-import it"
         }
     }
 }

@@ -28,19 +28,37 @@ public struct RoadGraph: @unchecked Sendable {
     /// The spatial index over edge segments.
     public let spatialIndex: SpatialIndex
 
-    /// Opens and maps a graph file (header checks only; see `GraphFile.verifyChecksums()`).
+    /// Opens and maps a graph file, verifies every section's checksum and checks the indices the engines follow
+    /// (`init(file:)`); throws naming the file and the section at fault.
     public init(path: String) throws(GraphFileError) {
         try self.init(file: GraphFile(path: path))
     }
 
-    /// Builds the typed views over an opened file.
-    public init(file: GraphFile) throws(GraphFileError) {
+    /// Builds the typed views over an opened file. First, unless `verifyingChecksums` is false (`wayfinder info
+    /// --no-verify`), every section's CRC-32 is compared with the table's (`GraphFile.verifyChecksums()`, done once
+    /// per file), so no damaged byte is ever used; then every index and offset array is checked against what it
+    /// indexes (`validateStructure()`), so that not even a file with matching checksums and hostile contents can
+    /// make a search read outside a section.
+    public init(file: GraphFile, verifyingChecksums: Bool = true) throws(GraphFileError) {
+        if verifyingChecksums { try file.verifyChecksums() }
+        try self.init(views: file)
+        try validateStructure()
+    }
+
+    /// The typed views alone, without checksums or structural checks: what opening cost before the checks, for
+    /// `Tools/bench-open` to measure them against. Never for files one has not just checked.
+    @_spi(Benchmarks) public init(uncheckedFile file: GraphFile) throws(GraphFileError) {
+        try self.init(views: file)
+    }
+
+    /// Decodes the metadata and sets up the typed views over `file` (sizes and indices unchecked).
+    private init(views file: GraphFile) throws(GraphFileError) {
         self.file = file
         let meta = try file.bytes(GraphSectionName.meta)
         do {
             metadata = try JSONDecoder().decode(GraphMetadata.self, from: Data(meta))
         } catch {
-            throw .corrupt(path: file.path, message: "the metadata section does not decode: \(error)")
+            throw .invalidSection(path: file.path, section: GraphSectionName.meta, problem: "does not decode: \(error)")
         }
         nodeLatitudes = try file.array(GraphSectionName.nodeLatitudes)
         nodeLongitudes = try file.array(GraphSectionName.nodeLongitudes)
@@ -59,6 +77,9 @@ public struct RoadGraph: @unchecked Sendable {
         wayClasses = try file.array(GraphSectionName.wayClasses)
         stringStart = try file.array(GraphSectionName.stringStart)
         stringBytes = try file.array(GraphSectionName.stringBytes)
+        guard metadata.profiles.count <= 7 else {
+            throw .invalidSection(path: file.path, section: GraphSectionName.meta, problem: "lists \(metadata.profiles.count) profiles (a graph file holds 1 to 7)")
+        }
         var profiles: [ProfileGraph] = []
         for (index, profile) in metadata.profiles.enumerated() {
             let names = GraphSectionName.Profile(profile.name)
@@ -75,13 +96,6 @@ public struct RoadGraph: @unchecked Sendable {
         self.profiles = profiles
         spatialIndex = SpatialIndex(items: try file.array(GraphSectionName.indexItems), boxes: try file.array(GraphSectionName.indexBoxes),
                                     levelStart: try file.array(GraphSectionName.indexLevels))
-        let n = nodeLatitudes.count, e = edgeFrom.count
-        guard nodeLongitudes.count == n, nodeOSMIDs.count == n, nodeFlags.count == n, edgeTo.count == e,
-              edgeLengthMillimetres.count == e, edgeWay.count == e, edgeShapeStart.count == e + 1,
-              shapeLongitudes.count == shapeLatitudes.count, profiles.allSatisfy({ $0.timeForward.count == e && $0.timeBackward.count == e && $0.firstIncidence.count == n + 1 && $0.island.count == n
-                  && $0.landmarkFrom.count == n * $0.landmarkCount && $0.landmarkTo.count == n * $0.landmarkCount }) else {
-            throw .corrupt(path: file.path, message: "section sizes disagree")
-        }
     }
 
     public var nodeCount: Int { nodeLatitudes.count }

@@ -75,7 +75,9 @@ public final class Router: @unchecked Sendable {
         if useHierarchy {
             do {
                 if let ch = try ContractionHierarchy(graph: graph, profile: name) {
-                    guard let search = HierarchySearch(states: HierarchyStates(space: space), hierarchy: ch) else {
+                    let states = HierarchyStates(space: space)
+                    try ch.validate(against: states, path: graph.file.path, profile: name)
+                    guard let search = HierarchySearch(states: states, hierarchy: ch) else {
                         throw RoutingError.corruptGraph("\(graph.file.path): the contraction hierarchy of profile '\(name)' does not match its graph; import the file again")
                     }
                     hierarchy = search

@@ -125,10 +125,13 @@ extension Timetable {
         } catch let error as GraphFileError {
             throw error
         } catch {
-            throw .corrupt(path: file.path, message: "the transit.meta section does not decode: \(error)")
+            throw .invalidSection(path: file.path, section: TransitSectionName.meta, problem: "does not decode: \(error)")
         }
         func read<T: BitwiseCopyable>(_ name: String) throws(GraphFileError) -> [T] { Array(try file.array(name, of: T.self)) }
         let stops: [Int32] = try read(TransitSectionName.stopPositions)
+        guard stops.count % 2 == 0 else {
+            throw .invalidSection(path: file.path, section: TransitSectionName.stopPositions, problem: "has \(stops.count) values, not two per stop")
+        }
         stopLatitudes = stride(from: 0, to: stops.count, by: 2).map { stops[$0] }
         stopLongitudes = stride(from: 1, to: stops.count, by: 2).map { stops[$0] }
         patternRoute = try read(TransitSectionName.patternRoute)
@@ -147,27 +150,96 @@ extension Timetable {
         patternShapeRange = try read(TransitSectionName.patternShapeRange)
         patternStopShapePoint = try read(TransitSectionName.patternStopShapePoint)
         let shape: [Int32] = try read(TransitSectionName.shapePositions)
+        guard shape.count % 2 == 0 else {
+            throw .invalidSection(path: file.path, section: TransitSectionName.shapePositions, problem: "has \(shape.count) values, not two per point")
+        }
         shapeLatitudes = stride(from: 0, to: shape.count, by: 2).map { shape[$0] }
         shapeLongitudes = stride(from: 1, to: shape.count, by: 2).map { shape[$0] }
-        guard let problem = consistencyProblem() else { return }
-        throw .corrupt(path: file.path, message: "transit sections disagree: \(problem)")
+        guard let (section, problem) = validationProblem() else { return }
+        throw .invalidSection(path: file.path, section: section, problem: problem)
     }
 
     /// A description of the first way the arrays disagree with one another, nil when they are consistent.
-    public func consistencyProblem() -> String? {
-        let s = stopCount, p = patternCount
-        if stopLongitudes.count != s || metadata.stopNames.count != s { return "stop arrays" }
-        if patternStopStart.count != p + 1 || patternTripStart.count != p + 1 || patternShapeRange.count != 2 * p { return "pattern arrays" }
-        if Int(patternStopStart[p]) != patternStops.count || patternStopShapePoint.count != patternStops.count { return "pattern stops" }
-        if Int(patternTripStart[p]) != tripCount || tripHeadsign.count != tripCount { return "trips" }
-        let times = patternTimeStarts()[p]
-        if arrivals.count != times || departures.count != times || stopTimeFlags.count != times { return "stop times" }
-        if transferStart.count != s + 1 || Int(transferStart[s]) != transferTo.count || transferTime.count != transferTo.count
-            || transferDistance.count != transferTo.count { return "transfers" }
-        if patternStops.contains(where: { Int($0) >= s }) || transferTo.contains(where: { Int($0) >= s }) { return "stop index out of range" }
-        if patternRoute.contains(where: { Int($0) >= metadata.routes.count }) { return "route index out of range" }
-        if tripService.contains(where: { Int($0) >= metadata.services.count }) { return "service index out of range" }
-        if shapeLongitudes.count != shapeLatitudes.count || patternShapeRange.contains(where: { Int($0) > shapeLatitudes.count }) { return "shapes" }
+    public func consistencyProblem() -> String? { validationProblem().map { "section '\($0.section)' \($0.problem)" } }
+
+    /// The day numbers a service calendar may use: 0000-01-01 to 9999-12-31.
+    public static let dayRange = ServiceDay.number(year: 0, month: 1, day: 1)...ServiceDay.number(year: 9999, month: 12, day: 31)
+    /// Most stops of one pattern (the search packs a stop position into 24 bits).
+    public static let longestPattern = (1 << 24) - 1
+
+    /// The section and problem of the first way the arrays and the metadata disagree with one another or with what
+    /// the searches and itineraries assume (indices in range, offsets that start at 0 and never go back, times and
+    /// days that cannot overflow, stops on the sphere, distances that are numbers), nil when the timetable is sound.
+    public func validationProblem() -> (section: String, problem: String)? {
+        typealias N = TransitSectionName
+        let s = stopCount, p = patternCount, t = tripCount, m = metadata
+        func outOfRange<T: BinaryInteger>(_ values: [T], _ bound: Int) -> (index: Int, value: T)? {
+            for (i, v) in values.enumerated() where v < 0 || Int(v) >= bound { return (i, v) }
+            return nil
+        }
+        func offsetProblem(_ values: [UInt32], slices: Int, total: Int, _ what: String) -> String? {
+            if values.count != slices + 1 { return "has \(values.count) elements, expected \(slices + 1) (one per \(what), plus one)" }
+            if values[0] != 0 { return "starts at \(values[0]), not 0" }
+            for i in 1..<values.count where values[i] < values[i - 1] { return "goes back at element \(i)" }
+            if Int(values[values.count - 1]) != total { return "ends at \(values[values.count - 1]), not at \(total)" }
+            return nil
+        }
+        func coordinateProblem(_ lats: [Int32], _ lons: [Int32]) -> Int? {
+            for i in 0..<lats.count where abs(Int(lats[i])) > 900_000_000 || abs(Int(lons[i])) > 1_800_000_000 { return i }
+            return nil
+        }
+        // The metadata: names per stop, a time zone to read times in, days that stay within the calendar.
+        if m.stopNames.count != s || m.stopIDs.count != s { return (N.meta, "names \(m.stopNames.count) stops (ids: \(m.stopIDs.count)), the timetable has \(s)") }
+        if m.agencies.isEmpty { return (N.meta, "lists no agency (times need an agency's time zone)") }
+        if let (i, route) = m.routes.enumerated().first(where: { $0.element.agency < 0 || $0.element.agency >= m.agencies.count }) {
+            return (N.meta, "gives route \(i) agency \(route.agency), not one of the \(m.agencies.count)")
+        }
+        if !Self.dayRange.contains(m.firstDay) || !Self.dayRange.contains(m.lastDay) { return (N.meta, "gives a service range of days \(m.firstDay) to \(m.lastDay)") }
+        if let service = m.services.first(where: { !Self.dayRange.contains($0.firstDay) }) { return (N.meta, "gives service '\(service.id)' first day \(service.firstDay)") }
+        if !(m.transferWalkLimit.isFinite && m.transferWalkLimit >= 0 && m.transferWalkLimit <= 1e7) { return (N.meta, "gives a transfer walk limit of \(m.transferWalkLimit) m") }
+        if m.skipped.contains(where: { $0.count < 0 || $0.count > 1 << 48 }) { return (N.meta, "counts a negative or impossible number of skipped rows") }
+        if let i = coordinateProblem(stopLatitudes, stopLongitudes) { return (N.stopPositions, "places stop \(i) off the sphere") }
+        // Patterns: stops and trips by offsets, routes and stops by index.
+        if let problem = offsetProblem(patternStopStart, slices: p, total: patternStops.count, "pattern") { return (N.patternStopStart, problem) }
+        if let problem = offsetProblem(patternTripStart, slices: p, total: t, "pattern") { return (N.patternTripStart, problem) }
+        if let (i, v) = outOfRange(patternRoute, m.routes.count) { return (N.patternRoute, "element \(i) is \(v), not below \(m.routes.count) (the routes)") }
+        if let (i, v) = outOfRange(patternStops, s) { return (N.patternStops, "element \(i) is \(v), not below \(s) (the stops)") }
+        if let i = (0..<p).first(where: { length(ofPattern: $0) > Self.longestPattern }) { return (N.patternStopStart, "gives pattern \(i) \(length(ofPattern: i)) stops") }
+        // Trips and their stop times: one time per stop of each trip of each pattern.
+        if tripHeadsign.count != t { return (N.tripHeadsign, "has \(tripHeadsign.count) elements, expected \(t) (one per trip)") }
+        if let (i, v) = outOfRange(tripService, m.services.count) { return (N.tripService, "element \(i) is \(v), not below \(m.services.count) (the service calendars)") }
+        if let (i, v) = outOfRange(tripHeadsign, m.headsigns.count) { return (N.tripHeadsign, "element \(i) is \(v), not below \(m.headsigns.count) (the headsigns)") }
+        var times = 0
+        for q in 0..<p {
+            let (cells, o1) = length(ofPattern: q).multipliedReportingOverflow(by: Int(patternTripStart[q + 1] - patternTripStart[q]))
+            let (sum, o2) = times.addingReportingOverflow(cells)
+            if o1 || o2 { return (N.patternTripStart, "gives more stop times than can be counted") }
+            times = sum
+        }
+        if arrivals.count != times { return (N.arrivals, "has \(arrivals.count) elements, expected \(times) (one per stop of each trip)") }
+        if departures.count != times { return (N.departures, "has \(departures.count) elements, expected \(times) (one per stop of each trip)") }
+        if stopTimeFlags.count != times { return (N.stopTimeFlags, "has \(stopTimeFlags.count) elements, expected \(times) (one per stop of each trip)") }
+        // Times count from the start of the service day: never negative (a search negates them to run backwards).
+        if let i = arrivals.firstIndex(where: { $0 < 0 }) { return (N.arrivals, "element \(i) is \(arrivals[i]) s, before the start of its service day") }
+        if let i = departures.firstIndex(where: { $0 < 0 }) { return (N.departures, "element \(i) is \(departures[i]) s, before the start of its service day") }
+        // Transfers.
+        if let problem = offsetProblem(transferStart, slices: s, total: transferTo.count, "stop") { return (N.transferStart, problem) }
+        if transferTime.count != transferTo.count { return (N.transferTime, "has \(transferTime.count) elements, expected \(transferTo.count) (one per transfer)") }
+        if transferDistance.count != transferTo.count { return (N.transferDistance, "has \(transferDistance.count) elements, expected \(transferTo.count) (one per transfer)") }
+        if let (i, v) = outOfRange(transferTo, s) { return (N.transferTo, "element \(i) is \(v), not below \(s) (the stops)") }
+        if let i = transferTime.firstIndex(where: { $0 < 0 }) { return (N.transferTime, "element \(i) is \(transferTime[i]) s, a negative time") }
+        if let i = transferDistance.firstIndex(where: { !($0 >= 0 && $0 <= 4e7) }) { return (N.transferDistance, "element \(i) is \(transferDistance[i]) m, not a distance on the Earth") }
+        // Shapes: each pattern's range lies within the points; a shaped pattern's stops lie on its range.
+        if patternShapeRange.count != 2 * p { return (N.patternShapeRange, "has \(patternShapeRange.count) elements, expected \(2 * p) (two per pattern)") }
+        if patternStopShapePoint.count != patternStops.count { return (N.patternStopShapePoint, "has \(patternStopShapePoint.count) elements, expected \(patternStops.count) (one per pattern stop)") }
+        for q in 0..<p {
+            let start = patternShapeRange[2 * q], end = patternShapeRange[2 * q + 1]
+            if start > end || Int(end) > shapeLatitudes.count { return (N.patternShapeRange, "gives pattern \(q) points \(start) to \(end) of \(shapeLatitudes.count)") }
+            guard end > start else { continue }
+            for i in Int(patternStopStart[q])..<Int(patternStopStart[q + 1]) where !(start..<end).contains(patternStopShapePoint[i]) {
+                return (N.patternStopShapePoint, "element \(i) is \(patternStopShapePoint[i]), not on its pattern's points \(start) to \(end)")
+            }
+        }
         return nil
     }
 

@@ -34,7 +34,12 @@ public final class TransitRouter: @unchecked Sendable {
         calendar = window.calendar
         forward = RaptorSearch(timetable: SearchTimetable(timetable, reversed: false, zoneOfRoute: zoneOfRoute), serviceCount: calendar.count)
         backward = RaptorSearch(timetable: SearchTimetable(timetable, reversed: true, zoneOfRoute: zoneOfRoute), serviceCount: calendar.count)
-        do { footRouter = try Router(graph: graph, profile: "foot") } catch { throw .noFootProfile(path: graph.file.path) }
+        do { footRouter = try Router(graph: graph, profile: "foot") } catch {
+            // A foot hierarchy that fails its checks is a corrupt file, not a missing profile.
+            guard case let .corruptGraph(message) = error else { throw .noFootProfile(path: graph.file.path) }
+            let prefix = "\(graph.file.path) is corrupt: "
+            throw .graph(.corrupt(path: graph.file.path, message: message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message))
+        }
         let transfers = try TransferBuilder(graph: graph)
         stopEndpoints = transfers.snapStops(timetable)
         var lats: [Int32] = [], lons: [Int32] = []

@@ -21,8 +21,14 @@ enum InfoCommand {
         let graph: RoadGraph
         do {
             let file = try GraphFile(path: args.positionals[0])
-            if !args.has("--no-verify") { try file.verifyChecksums() }
-            graph = try RoadGraph(file: file)
+            // Checksums first (unless --no-verify), then the structural checks every open runs.
+            graph = try RoadGraph(file: file, verifyingChecksums: !args.has("--no-verify"))
+            // The hierarchies and the timetable get the checks a route or a server would run on them.
+            for profile in graph.profiles {
+                guard let ch = try ContractionHierarchy(graph: graph, profile: profile.profile.name) else { continue }
+                try ch.validate(against: HierarchyStates(space: SearchGraph(graph: graph, profile: profile)), path: file.path, profile: profile.profile.name)
+            }
+            if Timetable.isPresent(in: file) { _ = try Timetable(file: file) }
         } catch {
             throw CommandError(message: error.description, exitCode: ExitCode.badInput)
         }

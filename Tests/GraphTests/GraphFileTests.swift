@@ -312,9 +312,17 @@ final class GraphFileTests: XCTestCase {
             let target = path("cut\(length).wfg")
             try Self.write(Array(original.prefix(length)), to: target)
             guard let error = openError(target) else { XCTFail("\(length) bytes opened"); continue }
-            guard case let .truncated(errorPath, _, actual) = error else { XCTFail("\(length) bytes: \(error)"); continue }
+            guard case let .truncated(errorPath, _, actual, section) = error else { XCTFail("\(length) bytes: \(error)"); continue }
             XCTAssertEqual(errorPath, target)
             XCTAssertEqual(actual, length)
+            // With the header whole, the message names the first section the cut reaches.
+            if length >= 4096 {
+                let cut = try GraphFile(path: map.graphPath).sections.first { $0.offset + $0.length > length }
+                XCTAssertEqual(section, cut?.name, "\(length) bytes")
+                XCTAssertNotNil(section, "\(length) bytes")
+            } else {
+                XCTAssertNil(section)
+            }
         }
         // A file longer than its header says is corrupt, not truncated.
         let target = path("long.wfg")
@@ -364,8 +372,18 @@ final class GraphFileTests: XCTestCase {
         XCTAssertEqual(meta.name, "meta")
         let garbled = try patched("meta.wfg") { $0[meta.offset] = UInt8(ascii: "#") }
         XCTAssertNoThrow(try GraphFile(path: garbled))
+        // Opening for use verifies the checksums first: the damage is found as such…
         XCTAssertThrowsError(try RoadGraph(path: garbled)) { error in
-            guard case .corrupt? = error as? GraphFileError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error as? GraphFileError, .checksumMismatch(path: garbled, section: "meta"))
+        }
+        // …and with the checksum made to match too, the metadata does not decode, naming its section.
+        let resealed = try patched("meta-resealed.wfg") { bytes in
+            bytes[meta.offset] = UInt8(ascii: "#")
+            Self.put(Self.crc32(bytes[meta.offset..<(meta.offset + meta.length)]), into: &bytes, at: 64 + 40)
+        }
+        XCTAssertThrowsError(try RoadGraph(path: resealed)) { error in
+            guard case let .invalidSection(_, section, _)? = error as? GraphFileError else { return XCTFail("\(error)") }
+            XCTAssertEqual(section, "meta")
         }
     }
 
