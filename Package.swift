@@ -44,7 +44,7 @@ let package = Package(
 
         // Fuzzing: the parsers as fuzz targets (Tools/Fuzz/Harnesses), and the libFuzzer driver / corpus replayer over them
         // (Tools/fuzz builds it with -sanitize=fuzzer and runs every target).
-        .target(name: "FuzzHarnesses", dependencies: ["OSM", "Graph", "Routing", "Transit", "Wayfinder", "Batch", "Server"], path: "Tools/Fuzz/Harnesses"),
+        .target(name: "FuzzHarnesses", dependencies: ["OSM", "Graph", "Routing", "Transit", "Wayfinder", "Batch", "Server", "CZlib"], path: "Tools/Fuzz/Harnesses"),
         .executableTarget(name: "wayfinder-fuzz", dependencies: ["FuzzHarnesses"], path: "Tools/Fuzz/Driver"),
 
         // Benchmark helper: raw libexpat throughput over the same input (the baseline of Tools/bench-import).

@@ -39,6 +39,14 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertGreaterThan(bytes.count, 1000)
         FuzzTarget.graphFile.run(bytes)
         for cut in [0, 8, 64, bytes.count / 2, bytes.count - 1] { FuzzTarget.graphFile.run(Array(bytes.prefix(cut))) }
+        // 300 seeded corruptions (the target also tries each with every CRC recomputed, a hostile file).
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(truncatingIfNeeded: state >> 33) }
+        for _ in 0..<300 {
+            var copy = bytes
+            for _ in 0..<(1 + next() % 4) { copy[next() % copy.count] ^= UInt8(truncatingIfNeeded: 1 << (next() % 8)) }
+            FuzzTarget.graphFile.run(copy)
+        }
     }
 
     /// Hostile inputs of each kind, written by hand.

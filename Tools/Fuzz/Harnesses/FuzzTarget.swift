@@ -6,6 +6,7 @@ import Transit
 import Wayfinder
 import Batch
 import Server
+import CZlib
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,9 +113,40 @@ extension FuzzTarget {
         if sink == 42 { print("") }
     }
 
+    /// The bytes as given (mostly refused by a checksum), then with every CRC-32 recomputed over them: a hostile
+    /// file whose contents the structural checks must catch before any search follows them.
     static func graphFile(_ data: UnsafeRawBufferPointer) {
+        let bytes = Array(data)
+        openAndRoute(bytes)
+        if let hostile = withRecomputedChecksums(bytes), hostile != bytes { openAndRoute(hostile) }
+    }
+
+    /// `bytes` with each section's CRC-32 (where the section lies inside the bytes) and the header's recomputed
+    /// (docs/graph-format.md); nil when there is no header to fix.
+    static func withRecomputedChecksums(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= 4096, bytes.starts(with: Array("WAYFGRPH".utf8)) else { return nil }
+        var out = bytes
+        func u32(_ at: Int) -> Int { Int(out[at]) | Int(out[at + 1]) << 8 | Int(out[at + 2]) << 16 | Int(out[at + 3]) << 24 }
+        func u64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(out[at + $1]) << (8 * UInt64($1)) } }
+        func put32(_ value: UInt32, _ at: Int) { for i in 0..<4 { out[at + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(i))) } }
+        func crc(_ range: Range<Int>) -> UInt32 {
+            out.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress! + range.lowerBound, UInt32(range.count))) }
+        }
+        let count = min(u32(12), (4096 - 64) / 48)
+        for i in 0..<count {
+            let entry = 64 + 48 * i
+            let offset = u64(entry + 24), length = u64(entry + 32)
+            guard offset <= UInt64(out.count), length <= UInt64(out.count) - offset else { continue }
+            put32(length == 0 ? 0 : crc(Int(offset)..<Int(offset + length)), entry + 40)
+        }
+        put32(0, 24)
+        put32(crc(0..<4096), 24)
+        return out
+    }
+
+    static func openAndRoute(_ bytes: [UInt8]) {
         let path = scratchPath("graph.wfg")
-        guard FileManager.default.createFile(atPath: path, contents: Data(data)) else { return }
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
         defer { unlink(path) }
         guard let graph = try? RoadGraph(path: path) else { return }
         for profile in graph.profiles.map(\.profile.name) {
