@@ -55,11 +55,11 @@ public struct ProtobufReader {
             guard p < end else { throw ProtobufError("truncated varint") }
             let byte = p.pointee
             p += 1
+            // The tenth byte may only hold the top bit: anything more (or an eleventh byte) overflows 64 bits.
             if shift == 63 && byte > 1 { throw ProtobufError("varint longer than 64 bits") }
             value |= UInt64(byte & 0x7f) << shift
             if byte < 0x80 { break }
             shift += 7
-            if shift > 63 { throw ProtobufError("varint longer than 10 bytes") }
         }
         position = p
         return value
