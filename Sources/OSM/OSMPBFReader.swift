@@ -50,6 +50,8 @@ public final class OSMPBFReader: @unchecked Sendable {
     @exclusivity(unchecked) private var jobs: [Job] = []
     @exclusivity(unchecked) private var jobHead = 0
     @exclusivity(unchecked) private var outcomes: [Int: Outcome] = [:]
+    /// Blocks handed over, left for a worker to free: their thousands of arrays need not be freed on the handler's thread.
+    @exclusivity(unchecked) private var spent: [Outcome] = []
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var runningWorkers = 0
 
@@ -89,7 +91,11 @@ public final class OSMPBFReader: @unchecked Sendable {
             jobs[jobHead] = Job(sequence: -1, offset: 0, kind: .data, bytes: [])
             jobHead += 1
             if jobHead > 64 && jobHead * 2 > jobs.count { jobs.removeFirst(jobHead); jobHead = 0 }
+            var garbage = spent
+            spent = []
             condition.unlock()
+            garbage = []
+            _ = garbage
             let outcome = decode(job, with: &decompressor)
             condition.lock()
             outcomes[job.sequence] = outcome
@@ -126,12 +132,15 @@ public final class OSMPBFReader: @unchecked Sendable {
         startWorkers()
         var failed = true
         defer { stopWorkers(dropQueued: failed) }
-        let window = threads * 4
+        // Blocks read ahead of the one being handed over: one per worker, so every worker decodes while this thread
+        // feeds the handler, and no more, since a decoded block of ways or relations holds a few MB of elements
+        // (more blocks in flight buy no speed on a handler-bound import, only memory).
+        let window = threads
         var submitted = 0
         var delivered = 0
         var atEnd = false
         var readFailure: OSMReadError? = nil
-        while true {
+        func refill() {
             while !atEnd && submitted - delivered < window {
                 do {
                     guard let (kind, offset, bytes) = try nextBlob(first: submitted == 0) else { atEnd = true; break }
@@ -145,12 +154,18 @@ public final class OSMPBFReader: @unchecked Sendable {
                     atEnd = true
                 }
             }
+        }
+        while true {
+            refill()
             if delivered == submitted { break }
             condition.lock()
             while outcomes[delivered] == nil { condition.wait() }
-            let outcome = outcomes.removeValue(forKey: delivered)!
+            var taken = outcomes.removeValue(forKey: delivered)
             condition.unlock()
+            let outcome = taken!
             delivered += 1
+            // Read the next blobs before handing this block over, so the workers decode while the handler works.
+            refill()
             switch outcome {
             case let .failure(error): throw error
             case let .header(header, offset):
@@ -158,6 +173,9 @@ public final class OSMPBFReader: @unchecked Sendable {
                 if self.header == nil { self.header = header }
             case let .elements(elements):
                 deliver(elements)
+                condition.lock()
+                spent.append(taken.take()!)
+                condition.unlock()
                 progress(self)
             }
         }
@@ -172,13 +190,13 @@ public final class OSMPBFReader: @unchecked Sendable {
         for group in elements.groups {
             switch group {
             case let .nodes(nodes):
-                for node in nodes { handler.handle(node: node) }
+                nodes.withUnsafeBufferPointer { for i in $0.indices { handler.handle(node: $0[i]) } }
                 nodeCount += nodes.count
             case let .ways(ways):
-                for way in ways { handler.handle(way: way) }
+                ways.withUnsafeBufferPointer { for i in $0.indices { handler.handle(way: $0[i]) } }
                 wayCount += ways.count
             case let .relations(relations):
-                for relation in relations { handler.handle(relation: relation) }
+                relations.withUnsafeBufferPointer { for i in $0.indices { handler.handle(relation: $0[i]) } }
                 relationCount += relations.count
             }
         }
@@ -325,7 +343,7 @@ struct BlobDecompressor {
         let size = Int(rawSize)
         if buffer == nil || buffer!.count < size {
             buffer?.deallocate()
-            buffer = .allocate(byteCount: max(size, 1 << 20), alignment: 16)
+            buffer = .allocate(byteCount: max(size, 64 << 10), alignment: 16)
         }
         if decompressor == nil {
             decompressor = libdeflate_alloc_decompressor()
