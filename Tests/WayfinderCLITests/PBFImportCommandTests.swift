@@ -35,7 +35,7 @@ final class PBFImportCommandTests: CLITestCase {
     }
 
     private func summaryLines(_ stdout: String) -> [String] {
-        stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("Imported") && !$0.hasPrefix("  time") }
+        stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("Imported") && !$0.hasPrefix("  time") && !$0.hasPrefix("  transit time") }
     }
 
     // MARK: good input
