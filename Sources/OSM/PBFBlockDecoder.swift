@@ -262,7 +262,8 @@ struct BlockDecoder {
             }
         }
         let hasTags = !keysVals.isAtEnd
-        nodes.reserveCapacity(nodes.count + ids.remaining / 2)
+        // Each id takes at least a byte; reserve for that many (within reason: damaged input may claim millions).
+        nodes.reserveCapacity(nodes.count + min(ids.remaining, 1 << 16))
         var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
         while !ids.isAtEnd {
             id = id &+ (try ids.sint64())
