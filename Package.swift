@@ -22,11 +22,13 @@ let package = Package(
         .systemLibrary(name: "CExpat", path: "Sources/CExpat"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CBZip2", path: "Sources/CBZip2"),
+        // libdeflate (libdeflate-dev): one-shot zlib decompression of OSM PBF blobs.
+        .systemLibrary(name: "CDeflate", path: "Sources/CDeflate"),
         // GNU libmicrohttpd (libmicrohttpd-dev), for the HTTP server.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
 
-        // Reading OSM XML: decompression streams, the expat reader, plain element values.
-        .target(name: "OSM", dependencies: ["CExpat", "CZlib", "CBZip2"]),
+        // Reading OSM XML and PBF: decompression streams, the expat reader, the protobuf and PBF readers, plain element values.
+        .target(name: "OSM", dependencies: ["CExpat", "CZlib", "CBZip2", "CDeflate"]),
         // Profiles, graph building, the graph file and its spatial index.
         .target(name: "Graph", dependencies: ["OSM", "CZlib"]),
         // Searches, snapping, route assembly (geometry, steps), multi-stop routes and ETAs.

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import OSM
 
-/// Imports OSM XML into a graph file: stream the input through the collector, build the graph, write it.
+/// Imports OSM XML or PBF into a graph file: stream the input through the collector, build the graph, write it.
 public struct GraphImporter {
     /// The profiles to build, in the order their sections and node-flag bits take.
     public var profiles: [TravelProfile]
@@ -51,22 +51,36 @@ public struct GraphImporter {
         let input: OSMInput
         do { input = try OSMInput(path: inputPath) } catch { throw .input(error) }
         let collector = OSMCollector(profiles: profiles)
-        // Parsing and collecting run on two threads; the collector sees the elements in file order.
-        let pipeline = PipelinedElementHandler(target: collector)
-        let reader = OSMXMLReader(source: input.source, name: input.file.name, handler: pipeline)
-        do {
-            try reader.read { reader in
-                progress(.reading(rawBytes: input.file.bytesRead, totalRawBytes: input.file.totalBytes, xmlBytes: reader.xmlBytes,
-                                  elements: reader.nodeCount + reader.wayCount + reader.relationCount))
+        if input.compression == .pbf {
+            // PBF blocks are decoded on every core; the collector gets their elements in file order, on this thread.
+            let reader = OSMPBFReader(source: input.source, name: input.file.name, handler: collector)
+            do {
+                try reader.read { reader in
+                    progress(.reading(rawBytes: input.file.bytesRead, totalRawBytes: input.file.totalBytes, xmlBytes: input.file.bytesRead,
+                                      elements: reader.nodeCount + reader.wayCount + reader.relationCount))
+                }
+            } catch { throw .input(error) }
+            collector.statistics.nodesRead = reader.nodeCount
+            collector.statistics.waysRead = reader.wayCount
+            collector.statistics.relationsRead = reader.relationCount
+        } else {
+            // Parsing and collecting run on two threads; the collector sees the elements in file order.
+            let pipeline = PipelinedElementHandler(target: collector)
+            let reader = OSMXMLReader(source: input.source, name: input.file.name, handler: pipeline)
+            do {
+                try reader.read { reader in
+                    progress(.reading(rawBytes: input.file.bytesRead, totalRawBytes: input.file.totalBytes, xmlBytes: reader.xmlBytes,
+                                      elements: reader.nodeCount + reader.wayCount + reader.relationCount))
+                }
+                pipeline.finish()
+            } catch {
+                pipeline.finish()
+                throw .input(error)
             }
-            pipeline.finish()
-        } catch {
-            pipeline.finish()
-            throw .input(error)
+            collector.statistics.nodesRead = reader.nodeCount
+            collector.statistics.waysRead = reader.wayCount
+            collector.statistics.relationsRead = reader.relationCount
         }
-        collector.statistics.nodesRead = reader.nodeCount
-        collector.statistics.waysRead = reader.wayCount
-        collector.statistics.relationsRead = reader.relationCount
         var builder = GraphBuilder(collector: collector)
         builder.phase = { progress(.phase($0)) }
         builder.buildLandmarks = buildLandmarks

@@ -1,6 +1,8 @@
 /// How an input's bytes are packed, told from its first bytes rather than its name.
 public enum InputCompression: String, Sendable {
     case none = "plain XML", gzip, bzip2
+    /// OSM PBF: blocks of protobuf (read by `OSMPBFReader`, not as an XML stream).
+    case pbf = "OSM PBF"
 
     /// Tells the compression from the leading bytes; throws for known formats this reader does not take.
     public static func detect(_ head: [UInt8], name: String) throws(OSMReadError) -> InputCompression {
@@ -14,7 +16,7 @@ public enum InputCompression: String, Sendable {
             throw .unsupportedFormat(name: name, message: "zstd-compressed input is not supported; use plain, gzip or bzip2 (e.g. `zstd -dc FILE | wayfinder import - -o OUT`)")
         }
         if head.count >= 13, head[4...].starts(with: Array("\n\u{09}OSMHeader".utf8)) || head[6...].starts(with: Array("OSMHeader".utf8)) {
-            throw .unsupportedFormat(name: name, message: "this is OSM PBF; convert it to XML first (`osmium cat FILE.osm.pbf -o FILE.osm.bz2`)")
+            return .pbf
         }
         if head.starts(with: [0x50, 0x4b, 0x03, 0x04]) {
             throw .unsupportedFormat(name: name, message: "this is a zip archive, not OSM XML (GTFS feeds go after --gtfs)")
@@ -25,7 +27,7 @@ public enum InputCompression: String, Sendable {
 
 /// An opened OSM input: the decompressed byte stream plus the raw file for progress figures.
 public struct OSMInput {
-    /// Decompressed XML bytes.
+    /// Decompressed XML bytes (for PBF, the file's bytes as they are: `OSMPBFReader` reads them).
     public let source: ByteSource
     /// The underlying file, counting raw bytes read against the file size.
     public let file: FileByteSource
@@ -40,7 +42,7 @@ public struct OSMInput {
         self.file = file
         self.compression = compression
         switch compression {
-        case .none: source = file
+        case .none, .pbf: source = file
         case .gzip: source = PrefetchingByteSource(upstream: try GzipByteSource(input: file, name: file.name))
         case .bzip2: source = PrefetchingByteSource(upstream: try Bzip2ByteSource(input: file, name: file.name))
         }

@@ -3,7 +3,7 @@ import Graph
 import OSM
 import Routing
 
-/// `wayfinder import INPUT -o OUTPUT.wfg`: OSM XML (plain, gzip, bzip2; "-" for stdin) to a graph file.
+/// `wayfinder import INPUT -o OUTPUT.wfg`: OSM XML (plain, gzip, bzip2) or PBF ("-" for stdin) to a graph file.
 enum ImportCommand {
     static let usage = """
     usage: wayfinder import INPUT [-o OUTPUT.wfg] [--gtfs FEED]… [--profiles FILE.json] [--no-landmarks] [--no-ch] [--quiet]
@@ -11,7 +11,7 @@ enum ImportCommand {
 
     Builds a graph file for the car and foot profiles from an OSM extract.
 
-      INPUT            OSM XML: .osm, .osm.gz or .osm.bz2 (compression told from the first bytes); - reads stdin
+      INPUT            OSM XML (.osm, .osm.gz, .osm.bz2) or OSM PBF (.osm.pbf), told from the first bytes; - reads stdin
       -o, --output     the graph file to write (default: INPUT's name with .wfg, in the current folder); an existing
                        path must be a regular file (a device, FIFO or folder is refused, exit 4)
       --gtfs FEED      a GTFS feed (.zip or folder) whose timetable joins the graph file; may be repeated
@@ -103,7 +103,7 @@ enum ImportCommand {
     static func defaultOutput(for input: String) -> String? {
         guard input != "-" else { return nil }
         var name = (input as NSString).lastPathComponent
-        for suffix in [".gz", ".bz2", ".xml", ".osm"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        for suffix in [".pbf", ".gz", ".bz2", ".xml", ".osm"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
         return name + ".wfg"
     }
 

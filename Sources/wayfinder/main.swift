@@ -9,7 +9,7 @@ wayfinder — offline routing over OpenStreetMap data (\(wayfinderVersion))
 usage: wayfinder COMMAND [options]
 
 commands:
-  import INPUT -o OUT.wfg   build a graph file from OSM XML (.osm, .osm.gz, .osm.bz2, - for stdin); --gtfs FEED adds a timetable
+  import INPUT -o OUT.wfg   build a graph file from OSM XML or PBF (.osm, .osm.gz, .osm.bz2, .osm.pbf, - for stdin); --gtfs FEED adds a timetable
   info GRAPH.wfg            show a graph file's header, sections, counts and profiles
   route --graph G STOP STOP…  directions by car, on foot or by transit through the stops (lat,lon), with steps
   eta --graph G STOP STOP…    travel time, distance, departure and arrival only

@@ -61,3 +61,29 @@ final class RealDataTests: XCTestCase {
         XCTAssertTrue(recorder.relations.contains { $0.tags["type"] == "restriction" || $0.tags["type"] == "multipolygon" })
     }
 }
+
+/// The bundled PBF sample against the XML it was made from: the same elements, in the same order.
+final class RealPBFDataTests: XCTestCase {
+    func testMonacoPBFGivesTheElementsOfTheXML() throws {
+        let gz = try OSMInput(path: packageRoot.appendingPathComponent("Data/monaco.osm.gz").path)
+        let fromXML = Recorder()
+        try OSMXMLReader(source: gz.source, name: gz.file.name, handler: fromXML).read()
+
+        let input = try OSMInput(path: packageRoot.appendingPathComponent("Data/monaco.osm.pbf").path)
+        XCTAssertEqual(input.compression, .pbf)
+        let fromPBF = Recorder()
+        let reader = OSMPBFReader(source: input.source, name: input.file.name, handler: fromPBF)
+        try reader.read()
+        XCTAssertEqual(fromPBF.elements.count, 13_739 + 1_944 + 77)
+        XCTAssertEqual(reader.nodeCount, 13_739)
+        XCTAssertEqual(reader.wayCount, 1_944)
+        XCTAssertEqual(reader.relationCount, 77)
+        XCTAssertEqual(input.file.bytesRead, input.file.totalBytes)
+        XCTAssertEqual(reader.header?.requiredFeatures, ["OsmSchema-V0.6", "DenseNodes"])
+        // Element by element, so a difference names the element.
+        for (a, b) in zip(fromPBF.elements, fromXML.elements) where a != b {
+            return XCTFail("first difference: PBF \(a) vs XML \(b)")
+        }
+        XCTAssertEqual(fromPBF.elements.count, fromXML.elements.count)
+    }
+}
