@@ -39,20 +39,29 @@ public final class OSMXMLReader {
         self.handler = handler
     }
 
-    /// Reads the whole stream; `progress` is called after every chunk of input.
-    public func read(chunkSize: Int = 1 << 20, progress: (OSMXMLReader) -> Void = { _ in }) throws(OSMReadError) {
+    /// Start and end tags seen so far (the guard against one endless token counts input between them).
+    @exclusivity(unchecked) private var tagEvents = 0
+
+    /// Reads the whole stream; `progress` is called after every chunk of input. More than `maximumTokenBytes` of
+    /// input without a tag starting or ending is refused as malformed: no OSM element is that long, and expat
+    /// (2.5) rescans an unfinished token with every chunk, so one endless attribute would take quadratic time.
+    public func read(chunkSize: Int = 1 << 20, maximumTokenBytes: Int = 64 << 20,
+                     progress: (OSMXMLReader) -> Void = { _ in }) throws(OSMReadError) {
         guard let parser = XML_ParserCreate(nil) else { throw .io(path: name, message: "cannot create XML parser") }
         self.parser = parser
         defer { XML_ParserFree(parser); self.parser = nil }
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
         XML_SetElementHandler(parser, { user, name, attributes in
             let reader = Unmanaged<OSMXMLReader>.fromOpaque(user!).takeUnretainedValue()
+            reader.tagEvents &+= 1
             reader.startElement(name!, attributes!)
         }, { user, name in
             let reader = Unmanaged<OSMXMLReader>.fromOpaque(user!).takeUnretainedValue()
+            reader.tagEvents &+= 1
             reader.endElement(name!)
         })
         var total: Int64 = 0
+        var bytesWithoutTag = 0
         while true {
             guard let buffer = XML_GetBuffer(parser, Int32(chunkSize)) else {
                 throw .io(path: name, message: "out of memory for the XML buffer")
@@ -60,7 +69,14 @@ public final class OSMXMLReader {
             let count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: chunkSize))
             if count == 0 && total == 0 { throw .empty(name: name) }
             total += Int64(count)
+            let eventsBefore = tagEvents
             let status = XML_ParseBuffer(parser, Int32(count), count == 0 ? 1 : 0)
+            bytesWithoutTag = tagEvents == eventsBefore ? bytesWithoutTag + count : 0
+            if bytesWithoutTag > maximumTokenBytes && failure == nil && status == XML_STATUS_OK {
+                let (line, column) = position()
+                throw .malformedXML(name: name, line: line, column: column,
+                                    message: "more than \(maximumTokenBytes >> 20) MiB without a tag starting or ending (no OSM element is that long)")
+            }
             xmlBytes = total
             if let failure { throw failure }
             if status != XML_STATUS_OK {

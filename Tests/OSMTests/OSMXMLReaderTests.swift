@@ -90,6 +90,22 @@ final class OSMXMLReaderTests: XCTestCase {
         XCTAssertEqual(recorder.elements, Self.expected)
     }
 
+    /// One endless attribute (found by fuzzing: a bzip2 stream of a long run) is refused once it passes the limit,
+    /// instead of expat rescanning it with every chunk in quadratic time.
+    func testAnEndlessTokenIsRefusedNotRescanned() throws {
+        let xml = Array("<osm><node id=\"1\" lat=\"1\" lon=\"2\" note=\"".utf8) + [UInt8](repeating: UInt8(ascii: "M"), count: 3 << 20) + Array("\"/></osm>".utf8)
+        let reader = OSMXMLReader(source: MemorySource(xml), name: "long.osm", handler: Recorder())
+        let started = Date()
+        XCTAssertThrowsError(try reader.read(chunkSize: 1 << 16, maximumTokenBytes: 1 << 20)) { error in
+            guard case let .malformedXML(name, line, _, message) = error as? OSMReadError else { return XCTFail("\(error)") }
+            XCTAssertEqual(name, "long.osm"); XCTAssertEqual(line, 1)
+            XCTAssertTrue(message.contains("without a tag"), message)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20)
+        // Under the limit the same document reads.
+        try OSMXMLReader(source: MemorySource(xml), name: "long.osm", handler: Recorder()).read(chunkSize: 1 << 20, maximumTokenBytes: 8 << 20)
+    }
+
     func testProgressIsCalledAsChunksAreRead() throws {
         let reader = OSMXMLReader(source: MemorySource(Self.sample), name: "x", handler: Recorder())
         var calls = 0, lastBytes: Int64 = -1

@@ -15,8 +15,10 @@ import Glibc
 /// expected and caught), but must never crash, trap or hang. `wayfinder-fuzz` runs them under libFuzzer, and
 /// `FuzzRegressionTests` replays the seed corpus and every crash ever found through them.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// OSM XML through the reader, plain, gzip or bzip2 as told from the first bytes.
+    /// OSM XML through the reader, plain, gzip or bzip2 as told from the first bytes (PBF goes to the PBF reader).
     case xml
+    /// OSM PBF through the block reader (blob headers, libdeflate, the block decoder), on two threads.
+    case pbf
     /// A GTFS zip: the archive reader, then every member as a CSV table, then the whole feed through the timetable builder.
     case gtfsZip = "gtfs-zip"
     /// One GTFS CSV table (the RFC 4180 reader), with its columns read as numbers and strings.
@@ -34,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public func run(_ data: UnsafeRawBufferPointer) {
         switch self {
         case .xml: FuzzTarget.xml(data)
+        case .pbf: FuzzTarget.pbf(data)
         case .gtfsZip: FuzzTarget.gtfsZip(Array(data))
         case .csv: FuzzTarget.csv(Array(data))
         case .graphFile: FuzzTarget.graphFile(data)
@@ -47,7 +50,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public func run(_ bytes: [UInt8]) { bytes.withUnsafeBytes { run($0) } }
 
     /// Longest input worth trying (libFuzzer's -max_len): graph files are whole files, the rest small.
-    public var maximumLength: Int { self == .graphFile ? 1 << 20 : self == .gtfsZip ? 1 << 17 : 1 << 14 }
+    public var maximumLength: Int { self == .graphFile ? 1 << 20 : self == .gtfsZip || self == .pbf ? 1 << 17 : 1 << 14 }
 }
 
 // MARK: - The targets
@@ -83,10 +86,16 @@ extension FuzzTarget {
             case .none: source = raw
             case .gzip: source = try GzipByteSource(input: raw, name: "fuzz")
             case .bzip2: source = try Bzip2ByteSource(input: raw, name: "fuzz")
+            case .pbf: pbf(data); return
             }
             let handler = CountingHandler()
-            try OSMXMLReader(source: source, name: "fuzz", handler: handler).read(chunkSize: 4096)
+            try OSMXMLReader(source: source, name: "fuzz", handler: handler).read(chunkSize: 1 << 16, maximumTokenBytes: 1 << 20)
         } catch {}
+    }
+
+    static func pbf(_ data: UnsafeRawBufferPointer) {
+        let handler = CountingHandler()
+        do { try OSMPBFReader(source: MemorySource(Array(data)), name: "fuzz", handler: handler, threads: 2).read() } catch {}
     }
 
     static func gtfsZip(_ bytes: [UInt8]) {
