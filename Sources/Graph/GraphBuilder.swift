@@ -274,17 +274,30 @@ struct GraphBuilder {
             graph.wayOSMIDs.append(way.id)
             graph.wayClasses.append(way.highwayClass)
             let wayIndex = UInt32(w)
+            // A way that runs along the same segment again (1,2,1,2,…) would give it one parallel edge per pass, and
+            // contraction is quadratic in parallel edges: a segment already made by this way in this direction is
+            // not made again. Only direct segments can repeat (a node a way meets twice is a graph node).
+            var directSegments = Set<UInt64>()
             Self.forEachPiece(resolved, way: w) { piece in
                 var start = graphID[Int(piece[0])]
                 var length = 0.0
+                var shapePoints = 0
                 for j in 1..<piece.count {
                     let a = Int(piece[j - 1]), b = Int(piece[j])
                     length += Geo.distance(lat1: lats[a], lon1: lons[a], lat2: lats[b], lon2: lons[b])
                     let end = graphID[b]
                     if end == UInt32.max {
                         graph.shapeLatitudes.append(lats[b]); graph.shapeLongitudes.append(lons[b])
+                        shapePoints += 1
                         continue
                     }
+                    if shapePoints == 0 && !directSegments.insert(UInt64(start) << 32 | UInt64(end)).inserted {
+                        statistics.repeatedSegmentsMerged += 1
+                        start = end
+                        length = 0
+                        continue
+                    }
+                    shapePoints = 0
                     graph.edgeFrom.append(start)
                     graph.edgeTo.append(end)
                     graph.edgeLengthMillimetres.append(UInt32(min((length * 1000).rounded(), Double(UInt32.max - 1))))

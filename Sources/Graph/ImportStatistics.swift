@@ -34,6 +34,8 @@ public struct ImportStatistics: Codable, Equatable, Sendable {
     public var waysWithMissingNodes = 0
     /// Segments dropped for a missing node.
     public var segmentsDropped = 0
+    /// Segments a way ran along again in the same direction (1,2,1,2,…), made into one edge instead of parallel copies.
+    public var repeatedSegmentsMerged = 0
     /// Routable ways dropped entirely: fewer than two of their nodes are present.
     public var waysWithoutGeometry = 0
     /// `maxspeed` values that did not parse (the table speed was used).

@@ -117,6 +117,9 @@ enum ImportCommand {
         if s.waysWithoutGeometry > 0 { skipped += ", \(Format.count(s.waysWithoutGeometry)) with fewer than 2 nodes present" }
         lines.append("  ways skipped  \(skipped)")
         lines.append("  missing nodes \(Format.count(s.waysWithMissingNodes)) ways lost \(Format.count(s.segmentsDropped)) segments to nodes absent from the extract")
+        if s.repeatedSegmentsMerged > 0 {
+            lines.append("  repeated      \(Format.count(s.repeatedSegmentsMerged)) segments a way ran along again in the same direction, kept once")
+        }
         if s.nodesDuplicate > 0 { lines.append("  nodes skipped \(Format.count(s.nodesDuplicate)) duplicate ids") }
         lines.append("  tag values    \(Format.count(s.maxspeedIgnored)) maxspeed and \(Format.count(s.onewayIgnored)) oneway values not understood (profile default used)")
         lines.append("  restrictions  \(Format.count(s.restrictionsSkipped)) skipped (members missing or not connected, unknown value), \(Format.count(s.restrictionsExempt)) exempting the mode")
