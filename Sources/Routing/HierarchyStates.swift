@@ -2,9 +2,11 @@ import Graph
 
 /// The vertices a contraction hierarchy is built over: a profile's search states with those merged whose
 /// futures are the same. Arriving at a node along an edge that starts no turn restriction, at a node that is no
-/// barrier, leaves every way out open, so all such arrivals are one vertex: the node. Arrivals that restrictions
-/// or a barrier make special keep a vertex of their own (the directed edge), and so does every deeper state of a
-/// via-way restriction. Without restrictions this is the plain node graph; with them, turns stay exact.
+/// barrier, where turning back is allowed or the edge back is closed (a one-way), leaves every way out open, so
+/// all such arrivals are one vertex: the node. Arrivals that restrictions, a barrier or the U-turn rule make
+/// special keep a vertex of their own (the directed edge), and so does every deeper state of a via-way
+/// restriction. On foot without restrictions this is the plain node graph; by car, where a U-turn is allowed
+/// only at dead ends, nearly every two-way arrival is a vertex of its own (an edge-based hierarchy).
 ///
 /// Vertex ids: graph nodes first (`0..<nodeCount`), then the special directed edges, then the turn-rule trie nodes.
 public struct HierarchyStates: Sendable {
@@ -22,7 +24,7 @@ public struct HierarchyStates: Sendable {
         var special = [Int32](repeating: -1, count: 2 * space.graph.edgeCount)
         var edges: [UInt32] = []
         for d in 0..<UInt32(2 * space.graph.edgeCount) where space.time(d) != closedEdge {
-            if space.rules.start(d) != 0 || space.isBlocked(space.head(d)) {
+            if space.rules.start(d) != 0 || !space.arrivalIsUnconstrained(d) {
                 special[Int(d)] = Int32(edges.count)
                 edges.append(d)
             }
