@@ -188,8 +188,10 @@ final class IndependentReference {
         @inline(__always) func head(_ d: Int32) -> Int32 { d & 1 == 0 ? segmentB[Int(d >> 1)] : segmentA[Int(d >> 1)] }
         @inline(__always) func time(_ d: Int32) -> Double? { d & 1 == 0 ? forwardTime[Int(d >> 1)] : backwardTime[Int(d >> 1)] }
         func usable(_ k: Int) -> Bool { forwardTime[k] != nil || backwardTime[k] != nil }
+        /// Segments of the mode's graph meeting each node (filled once the graph is built).
+        var usableDegree: [Int] = []
         /// Segments of the mode's graph meeting node n.
-        func degree(_ n: Int32) -> Int { leaving[Int(n)].filter { usable(Int($0 >> 1)) }.count }
+        func degree(_ n: Int32) -> Int { usableDegree[Int(n)] }
         func mayTurnBack(at n: Int32) -> Bool { mode == .foot || blocked[Int(n)] || degree(n) == 1 }
     }
 
@@ -271,6 +273,7 @@ final class IndependentReference {
         for relation in relations where Self.carValue(relation) != nil {
             for member in relation.members where member.role == "via" && member.type == .node && uses[member.ref] != nil { junction.insert(member.ref) }
         }
+        net.usableDegree = net.leaving.map { list in list.filter { net.usable(Int($0 >> 1)) }.count }
         findIslands(net, junction: junction)
         if mode == .car { resolveRestrictions(net, anyRoad: anyRoad, index: index, waySegments: waySegments) }
         for k in 0..<net.segmentA.count where net.usable(k) {
@@ -551,6 +554,7 @@ final class IndependentReference {
 
     /// The patterns matched after taking `next` in a state with `matches`, or nil when a restriction forbids it.
     func advance(_ net: Network, _ matches: [Int64], _ next: Int32) -> [Int64]? {
+        if matches.isEmpty && net.patternsStartingWith[next] == nil { return [] }
         var result: [Int64] = []
         for m in matches {
             let p = Int(m >> 32), k = Int(m & 0xFFFF_FFFF)
@@ -582,11 +586,27 @@ final class IndependentReference {
         for (i, t) in targets.enumerated() {
             if let n = t.node { onNode[n, default: []].append(i) } else { onSegment[t.segment, default: []].append(i) }
         }
+        // Costs and settled marks: states without restriction history in arrays, the others in dictionaries.
+        let directed = 2 * net.segmentA.count
+        var plainCost = [Double](repeating: .infinity, count: directed)
+        var plainDone = [Bool](repeating: false, count: directed)
         var cost: [State: Double] = [:]
         var done = Set<State>()
         var heap = Heap()
+        func costOf(_ s: State) -> Double { s.matches.isEmpty ? plainCost[Int(s.segment)] : cost[s, default: .infinity] }
         func push(_ s: State, _ c: Double) {
-            if c < cost[s, default: .infinity] { cost[s] = c; heap.push(c, s) }
+            guard c < costOf(s) else { return }
+            if s.matches.isEmpty { plainCost[Int(s.segment)] = c } else { cost[s] = c }
+            heap.push(c, s)
+        }
+        /// Marks a state settled; false when it already was.
+        func settle(_ s: State) -> Bool {
+            if s.matches.isEmpty {
+                if plainDone[Int(s.segment)] { return false }
+                plainDone[Int(s.segment)] = true
+                return true
+            }
+            return done.insert(s).inserted
         }
         /// The target reached along directed segment d, entered with `c` spent at its tail, part-way.
         func reachPartial(_ d: Int32, _ c: Double, startFraction: Double?) {
@@ -614,10 +634,10 @@ final class IndependentReference {
                 push(State(segment: d, matches: advance(net, [], d) ?? []), t * remaining)
             }
         }
+        var worst = best.max() ?? 0
         while let (c, state) = heap.pop() {
-            if c >= (best.max() ?? 0) { break }
-            if done.contains(state) || c > cost[state]! { continue }
-            done.insert(state)
+            if c >= worst { break }
+            if c > costOf(state) || !settle(state) { continue }
             let d = state.segment, v = net.head(d)
             for i in onNode[v] ?? [] { best[i] = min(best[i], c) }
             for next in net.leaving[Int(v)] where mayMove(net, from: d, to: next) {
@@ -625,6 +645,7 @@ final class IndependentReference {
                 reachPartial(next, c, startFraction: nil)
                 push(State(segment: next, matches: matches), c + net.time(next)!)
             }
+            worst = best.max() ?? 0
         }
         return best.map { $0 < .infinity ? $0 : nil }
     }

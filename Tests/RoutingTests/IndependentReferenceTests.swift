@@ -118,8 +118,8 @@ final class IndependentReferenceTests: XCTestCase {
                     if !agrees(matrix.duration(i, j), expected) { figures.matrixDisagreements += 1 }
                 }
             }
-            print(figures)
-            for example in figures.examples { print("  " + example) }
+            // On standard error, unbuffered, so long runs show their figures as they go.
+            FileHandle.standardError.write(Data(([figures.description] + figures.examples.map { "  " + $0 }).joined(separator: "\n").utf8 + [10]))
             if expectAgreement {
                 XCTAssertEqual(figures.disagreements, 0, "\(figures)\n" + figures.examples.joined(separator: "\n"), file: file, line: line)
                 XCTAssertEqual(figures.matrixDisagreements, 0, "\(figures)", file: file, line: line)
