@@ -83,6 +83,7 @@ struct GraphBuilder {
             statistics.profiles[p].restrictionsViaWay = result.viaWay
         }
         statistics.restrictionsSkipped = resolver.skipped
+        statistics.restrictionSkips = resolver.skips
 
         phase("building spatial index")
         graph.spatialIndex = SpatialIndexBuilder.build(graph)

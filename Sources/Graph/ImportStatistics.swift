@@ -46,6 +46,20 @@ public struct ImportStatistics: Codable, Equatable, Sendable {
     public var restrictionsExempt = 0
     /// Restrictions skipped: members missing from the extract, not connected, or an unknown value.
     public var restrictionsSkipped = 0
+    /// Why restrictions were skipped (nil in graph files written before the reasons were counted).
+    public var restrictionSkips: RestrictionSkips?
+
+    /// The restrictions skipped, by reason; each relation counted once, under its first reason.
+    public struct RestrictionSkips: Codable, Equatable, Sendable {
+        /// A member (`from`, `to`, `via`) absent from the file, or not a road any profile may use: typical of a clipped file.
+        public var missingMember = 0
+        /// The `from` or `to` way no longer touches the via node (or via way), or the via ways do not join: a clipped
+        /// way that lost its end at the junction, or a mapping error.
+        public var disconnected = 0
+        /// An unknown restriction value, or members of the wrong kind or number.
+        public var malformed = 0
+        public init() {}
+    }
     /// Graph nodes (all profiles), edges and shape points.
     public var graphNodes = 0
     public var graphEdges = 0

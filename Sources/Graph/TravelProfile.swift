@@ -30,6 +30,21 @@ public struct TravelProfile: Codable, Equatable, Sendable {
     public var blockingNodeTags: [String: [String]]
     /// Turn-restriction rules; nil when restrictions do not apply.
     public var restrictions: RestrictionRule?
+    /// Where the mode may turn back (leave a node along the edge it arrived on); nil: anywhere (tables written
+    /// before the rule existed read as `anywhere`).
+    public var uTurns: UTurnRule?
+
+    /// Where a mode may turn back.
+    public enum UTurnRule: String, Codable, Equatable, Sendable {
+        /// At any node, at no cost.
+        case anywhere
+        /// Only at a dead end: a node with exactly one edge the mode may use (a barrier closed to the mode also
+        /// lets it turn back, see docs/profiles.md).
+        case deadEnds = "dead_ends"
+    }
+
+    /// Whether the mode may turn back only at dead ends.
+    public var uTurnsOnlyAtDeadEnds: Bool { uTurns == .deadEnds }
 
     /// One access key and the values of it that deny the mode.
     public struct AccessRule: Codable, Equatable, Sendable {
@@ -90,7 +105,8 @@ extension TravelProfile {
         blockingBarriers: ["bollard", "block", "jersey_barrier", "chain", "fence", "wall", "planter", "rope", "log"],
         barrierAccessOverride: true,
         blockingNodeTags: [:],
-        restrictions: RestrictionRule(relationTypes: ["restriction", "restriction:motorcar"], valueKeys: ["restriction:motorcar", "restriction"], exemptions: ["motorcar", "motor_vehicle"])
+        restrictions: RestrictionRule(relationTypes: ["restriction", "restriction:motorcar"], valueKeys: ["restriction:motorcar", "restriction"], exemptions: ["motorcar", "motor_vehicle"]),
+        uTurns: .deadEnds
     )
 
     /// The default foot profile of `docs/profiles.md`.
@@ -115,6 +131,7 @@ extension TravelProfile {
         blockingBarriers: ["fence", "wall"],
         barrierAccessOverride: false,
         blockingNodeTags: ["foot": ["no"]],
-        restrictions: nil
+        restrictions: nil,
+        uTurns: .anywhere
     )
 }

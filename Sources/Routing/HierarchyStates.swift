@@ -2,9 +2,12 @@ import Graph
 
 /// The vertices a contraction hierarchy is built over: a profile's search states with those merged whose
 /// futures are the same. Arriving at a node along an edge that starts no turn restriction, at a node that is no
-/// barrier, leaves every way out open, so all such arrivals are one vertex: the node. Arrivals that restrictions
-/// or a barrier make special keep a vertex of their own (the directed edge), and so does every deeper state of a
-/// via-way restriction. Without restrictions this is the plain node graph; with them, turns stay exact.
+/// barrier, where turning back is allowed or the edge back is closed (a one-way), leaves every way out open, so
+/// all such arrivals are one vertex: the node. Arrivals that restrictions, a barrier or the U-turn rule make
+/// special keep a vertex of their own (the directed edge), and so does every deeper state of a via-way
+/// restriction. Without restrictions this is the plain node graph (the U-turn rule then changes no fastest time,
+/// see `uTurnRuleMatters`); by car with restrictions, where a U-turn is allowed only at dead ends, nearly every
+/// two-way arrival is a vertex of its own (an edge-based hierarchy).
 ///
 /// Vertex ids: graph nodes first (`0..<nodeCount`), then the special directed edges, then the turn-rule trie nodes.
 public struct HierarchyStates: Sendable {
@@ -21,8 +24,11 @@ public struct HierarchyStates: Sendable {
         nodeCount = space.graph.nodeCount
         var special = [Int32](repeating: -1, count: 2 * space.graph.edgeCount)
         var edges: [UInt32] = []
+        // Without turn restrictions the U-turn rule never changes a fastest route (see `uTurnRuleMatters`), so the
+        // hierarchy keeps the node graph; with them, every arrival the rule constrains is a vertex of its own.
+        let uTurnRule = Self.uTurnRuleMatters(space)
         for d in 0..<UInt32(2 * space.graph.edgeCount) where space.time(d) != closedEdge {
-            if space.rules.start(d) != 0 || space.isBlocked(space.head(d)) {
+            if space.rules.start(d) != 0 || space.isBlocked(space.head(d)) || (uTurnRule && !space.arrivalIsUnconstrained(d)) {
                 special[Int(d)] = Int32(edges.count)
                 edges.append(d)
             }
@@ -30,6 +36,16 @@ public struct HierarchyStates: Sendable {
         self.special = special
         specialEdges = edges
     }
+
+    /// Whether the hierarchy must model the U-turn rule: only when the profile has it and has turn restrictions.
+    ///
+    /// Without restrictions, a fastest route that turns back at a node w which is no dead end (…x→w→x…) is never
+    /// faster than one that does not: cutting the loop from x back to x leaves a route that is allowed (nothing forbids
+    /// the turn at x; a barrier at x is passed by neither), starts and ends as before (a start part-way along an edge
+    /// may leave it either way, a target part-way along one may be entered from either end) and takes no longer. So the
+    /// fastest times with and without the rule are the same, and the hierarchy over the node graph answers exactly.
+    /// A restriction breaks this: turning back a little beyond a forbidden turn is the dodge the rule forbids.
+    public static func uTurnRuleMatters(_ space: SearchGraph) -> Bool { space.uTurnsOnlyAtDeadEnds && !space.rules.isEmpty }
 
     /// Number of vertices.
     public var count: Int { nodeCount + specialEdges.count + space.rules.nodeCount }

@@ -74,12 +74,17 @@ public struct ReferenceDijkstra: Sendable {
             let d = state.edge
             let v = g.head(d)
             let blocked = g.isBlocked(v)
+            // Turning back (leaving along the edge just taken): on foot anywhere; by car only at a dead end (exactly one
+            // edge of the profile's graph meets v) or at a barrier, which cannot be passed.
+            let degree = Int(g.profile.firstIncidence[v + 1]) - Int(g.profile.firstIncidence[v])
+            let mayTurnBack = !g.profile.profile.uTurnsOnlyAtDeadEnds || degree == 1 || blocked
             // Arrive?
             if let m = target.node {
                 if v == m { best = min(best, c) }
             } else {
                 for t in [UInt32(target.edge) << 1, UInt32(target.edge) << 1 | 1] where g.time(t) != closedEdge && g.tail(t) == v {
                     if blocked && t != d ^ 1 { continue }
+                    if t == d ^ 1 && !mayTurnBack { continue }
                     if extend(state.history, with: t) == nil { continue }
                     best = min(best, c + time(t) * (g.isReversed(t) ? 1 - target.fraction : target.fraction))
                 }
@@ -88,6 +93,7 @@ public struct ReferenceDijkstra: Sendable {
                 let next = g.profile.incidence[position]
                 guard g.time(next) != closedEdge else { continue }
                 if blocked && next != d ^ 1 { continue }
+                if next == d ^ 1 && !mayTurnBack { continue }
                 guard let history = extend(state.history, with: next) else { continue }
                 offer(State(history: history), c + time(next))
             }

@@ -92,14 +92,20 @@ public final class Router: @unchecked Sendable {
         snapper = Snapper(graph: graph, profile: profile)
     }
 
-    /// Snaps every stop; throws naming the first stop that is invalid or too far from a usable road.
+    /// Snaps every stop to its nearest road; throws naming the first stop that is invalid or too far from a usable road.
     public func snap(_ stops: [Coordinate], maxDistance: Double = 1000) throws(RoutingError) -> [SnappedLocation] {
-        var result: [SnappedLocation] = []
+        try snapStops(stops, maxDistance: maxDistance).map(\.nearest)
+    }
+
+    /// Snaps every stop (its nearest road, and where it moves off a small island should a leg need it); throws naming
+    /// the first stop that is invalid or too far from a usable road.
+    public func snapStops(_ stops: [Coordinate], maxDistance: Double = 1000) throws(RoutingError) -> [SnappedStop] {
+        var result: [SnappedStop] = []
         for (i, stop) in stops.enumerated() {
             guard abs(stop.latitude) <= 90, abs(stop.longitude) <= 180, stop.latitude.isFinite, stop.longitude.isFinite else {
                 throw .invalidCoordinate(stop: i, stop)
             }
-            guard let snapped = snapper.snap(stop, maxDistance: maxDistance) else {
+            guard let snapped = snapper.snapStop(stop, maxDistance: maxDistance) else {
                 throw .noRoad(stop: i, coordinate: stop, profile: profile.profile.name, maxDistance: maxDistance)
             }
             result.append(snapped)
@@ -117,35 +123,61 @@ public final class Router: @unchecked Sendable {
             let waypoints = stops.map { Waypoint(query: $0, location: $0, snappingDistance: 0, name: "") }
             return ([Self.straightRoute(through: stops)], waypoints)
         }
-        let snapped = try snap(stops, maxDistance: options.maxSnappingDistance)
-        let waypoints = snapped.map(Self.waypoint)
+        return try routes(through: try snapStops(stops, maxDistance: options.maxSnappingDistance), alternatives: options.alternatives)
+    }
+
+    /// The best route through stops already snapped (`snapStops`, or the server's snapping with a radius per stop),
+    /// then up to `alternatives` really different ones.
+    ///
+    /// Each leg is searched on its own between the nearest roads of its two stops; only when that finds no route is
+    /// it searched again with each stop moved off its small island (`SnappedStop.offIsland`). A stop's waypoint is
+    /// where the route reaches it (the first stop: where it leaves).
+    public func routes(through snapped: [SnappedStop], alternatives: Int = 0) throws(RoutingError) -> (routes: [Route], waypoints: [Waypoint]) {
+        guard snapped.count >= 2 else { throw .tooFewStops(snapped.count) }
         var legs: [RouteLeg] = []
         var results: [SearchResult] = []
-        var start = SearchEndpoint(snapped[0], in: graph)
+        var used: [SnappedLocation] = []
+        var carried: SearchEndpoint? = nil
         for i in 0..<(snapped.count - 1) {
-            guard let result = fastest(from: start, to: SearchEndpoint(snapped[i + 1], in: graph)) else {
-                throw .noRoute(leg: i, from: stops[i], to: stops[i + 1], profile: profile.profile.name)
+            let a = snapped[i], b = snapped[i + 1]
+            var from = a.nearest, to = b.nearest
+            var start = carried ?? SearchEndpoint(from, in: graph)
+            var found = fastest(from: start, to: SearchEndpoint(to, in: graph))
+            if found == nil, a.offIsland != nil || b.offIsland != nil {
+                let movedStart = a.offIsland.map { SearchEndpoint($0, in: graph) } ?? start
+                if let retry = fastest(from: movedStart, to: SearchEndpoint(b.offIsland ?? to, in: graph)) {
+                    found = retry
+                    start = movedStart
+                    from = a.offIsland ?? from
+                    to = b.offIsland ?? to
+                }
             }
+            guard let result = found else {
+                throw .noRoute(leg: i, from: a.nearest.query, to: b.nearest.query, profile: profile.profile.name)
+            }
+            if i == 0 { used.append(from) }
+            used.append(to)
             results.append(result)
-            legs.append(leg(result, from: snapped[i], to: snapped[i + 1]))
+            legs.append(leg(result, from: from, to: to))
             // A stop on a node closed to the profile (a bollard) is a dead end: the next leg leaves it back along
             // the edge this one arrived by, not past the barrier (when this leg did not move, it keeps its own start).
-            let next = SearchEndpoint(snapped[i + 1], in: graph)
+            carried = nil
+            let next = SearchEndpoint(to, in: graph)
             if let n = next.node, profile.isBlocked(graph.nodeFlags[n]) {
                 if let last = result.traversals.last {
-                    start = SearchEndpoint(edge: last.edge, fraction: last.endFraction, node: nil, coordinate: next.coordinate)
+                    carried = SearchEndpoint(edge: last.edge, fraction: last.endFraction, node: nil, coordinate: next.coordinate)
+                } else {
+                    carried = start
                 }
-            } else {
-                start = next
             }
         }
         var routes = [route(legs)]
-        if options.alternatives > 0 && snapped.count == 2 {
-            for alternative in alternatives(to: results[0], from: snapped[0], to: snapped[1], count: options.alternatives) {
-                routes.append(route([leg(alternative, from: snapped[0], to: snapped[1])]))
+        if alternatives > 0 && snapped.count == 2 {
+            for alternative in self.alternatives(to: results[0], from: used[0], to: used[1], count: alternatives) {
+                routes.append(route([leg(alternative, from: used[0], to: used[1])]))
             }
         }
-        return (routes, waypoints)
+        return (routes, used.map(Self.waypoint))
     }
 
     /// The fastest route between two endpoints: over the hierarchy when there is one, else by A*.

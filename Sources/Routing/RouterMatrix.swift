@@ -42,14 +42,14 @@ public struct TripResult: Sendable {
 
 extension Router {
     /// Snaps places for a matrix or trip, naming the first one too far from a road by its role and number.
-    func snapPlaces(_ places: [Coordinate], role: String, maxDistance: Double) throws(RoutingError) -> [SnappedLocation] {
-        var result: [SnappedLocation] = []
+    func snapPlaces(_ places: [Coordinate], role: String, maxDistance: Double) throws(RoutingError) -> [SnappedStop] {
+        var result: [SnappedStop] = []
         result.reserveCapacity(places.count)
         for (i, place) in places.enumerated() {
             guard abs(place.latitude) <= 90, abs(place.longitude) <= 180, place.latitude.isFinite, place.longitude.isFinite else {
                 throw .invalidCoordinate(stop: i, place)
             }
-            guard let snapped = snapper.snap(place, maxDistance: maxDistance) else {
+            guard let snapped = snapper.snapStop(place, maxDistance: maxDistance) else {
                 throw .noRoadNear(role: role, index: i, coordinate: place, profile: profile.profile.name, maxDistance: maxDistance)
             }
             result.append(snapped)
@@ -65,11 +65,35 @@ extension Router {
         }
         let from = try snapPlaces(sources, role: "source", maxDistance: options.maxSnappingDistance)
         let to = try snapPlaces(destinations, role: "destination", maxDistance: options.maxSnappingDistance)
-        let matrix = matrix(from: from.map { SearchEndpoint($0, in: graph) }, to: to.map { SearchEndpoint($0, in: graph) })
-        return MatrixResult(matrix: matrix, sources: from.map(Self.waypoint), destinations: to.map(Self.waypoint))
+        let matrix = matrix(from: from, to: to)
+        return MatrixResult(matrix: matrix, sources: from.map { Self.waypoint($0.nearest) }, destinations: to.map { Self.waypoint($0.nearest) })
     }
 
-    /// The matrix between search endpoints (see `matrix(sources:destinations:options:)`).
+    /// The matrix between snapped stops, each entry as the leg between its two stops would be: between their nearest
+    /// roads, or, when that finds no route, with each stop moved off its small island (`SnappedStop.offIsland`).
+    public func matrix(from sources: [SnappedStop], to destinations: [SnappedStop]) -> DistanceMatrix {
+        var result = matrix(from: sources.map { SearchEndpoint($0.nearest, in: graph) }, to: destinations.map { SearchEndpoint($0.nearest, in: graph) })
+        // Entries with no route where a stop may move: searched again, the rows and columns involved at once.
+        var rows = Set<Int>(), columns = Set<Int>()
+        for i in sources.indices {
+            for j in destinations.indices where result.duration(i, j) == nil && (sources[i].offIsland != nil || destinations[j].offIsland != nil) {
+                rows.insert(i); columns.insert(j)
+            }
+        }
+        if rows.isEmpty { return result }
+        let rowList = rows.sorted(), columnList = columns.sorted()
+        let retry = matrix(from: rowList.map { SearchEndpoint(sources[$0].offIsland ?? sources[$0].nearest, in: graph) },
+                           to: columnList.map { SearchEndpoint(destinations[$0].offIsland ?? destinations[$0].nearest, in: graph) })
+        for (r, i) in rowList.enumerated() {
+            for (c, j) in columnList.enumerated() where result.duration(i, j) == nil && (sources[i].offIsland != nil || destinations[j].offIsland != nil) {
+                result.durations[i * destinations.count + j] = retry.duration(r, c)
+                result.distances[i * destinations.count + j] = retry.distance(r, c)
+            }
+        }
+        return result
+    }
+
+    /// The matrix between search endpoints as given (no island fallback; see `matrix(from:to:)` over `SnappedStop`s).
     public func matrix(from sources: [SearchEndpoint], to destinations: [SearchEndpoint]) -> DistanceMatrix {
         if let hierarchy { return MatrixSearch(search: hierarchy).matrix(from: sources, to: destinations) }
         var result = DistanceMatrix(sourceCount: sources.count, destinationCount: destinations.count)
@@ -90,8 +114,7 @@ extension Router {
         guard stops.count >= 2 else { throw .tooFewStops(stops.count) }
         if stops.count > options.maxTripStops { throw .tooBig("a trip of \(stops.count) stops is larger than the limit of \(options.maxTripStops)") }
         let snapped = try snapPlaces(stops, role: "stop", maxDistance: options.maxSnappingDistance)
-        let endpoints = snapped.map { SearchEndpoint($0, in: graph) }
-        let times = matrix(from: endpoints, to: endpoints)
+        let times = matrix(from: snapped, to: snapped)
         let planner = TripPlanner(shape: shape)
         let order = planner.order(count: stops.count) { times.duration($0, $1) }
         // A leg with no route left in the best order: no order avoids it, so name it.
@@ -100,11 +123,11 @@ extension Router {
         for (k, (a, b)) in legs.enumerated() where times.duration(a, b) == nil {
             throw .noRoute(leg: k, from: stops[a], to: stops[b], profile: profile.profile.name)
         }
-        var visit = order.map { stops[$0] }
-        if shape == .roundtrip { visit.append(stops[order[0]]) }
-        let routed = try routes(through: visit, options: RouteOptions(maxSnappingDistance: options.maxSnappingDistance))
+        var visit = order.map { snapped[$0] }
+        if shape == .roundtrip { visit.append(snapped[order[0]]) }
+        let routed = try routes(through: visit)
         let given = planner.total(of: Array(0..<stops.count)) { times.duration($0, $1) }
-        return TripResult(order: order, shape: shape, route: routed.routes[0], waypoints: snapped.map(Self.waypoint),
+        return TripResult(order: order, shape: shape, route: routed.routes[0], waypoints: snapped.map { Self.waypoint($0.nearest) },
                           givenOrderTime: given < TripPlanner.unreachable ? given : nil)
     }
 

@@ -11,12 +11,15 @@ public struct SearchGraph: @unchecked Sendable {
     public let rules: TurnRules
     /// The highest speed of any edge, metres per millisecond, from the stored times (for A*'s bound).
     public let maximumSpeed: Double
+    /// Whether the profile turns back only at dead ends (car); otherwise anywhere (foot).
+    public let uTurnsOnlyAtDeadEnds: Bool
 
     /// Prepares `profile` of `graph` for searching (builds the turn-rule automaton and the speed bound).
     public init(graph: RoadGraph, profile: ProfileGraph) {
         self.graph = graph
         self.profile = profile
         rules = TurnRules(graph: graph, profile: profile)
+        uTurnsOnlyAtDeadEnds = profile.profile.uTurnsOnlyAtDeadEnds
         var fastest = 0.0
         for e in 0..<graph.edgeCount {
             let length = Double(graph.edgeLengthMillimetres[e]) / 1000
@@ -43,6 +46,11 @@ public struct SearchGraph: @unchecked Sendable {
     }
     /// Whether node n is closed to the profile (a barrier it may not pass).
     @inline(__always) public func isBlocked(_ n: Int) -> Bool { profile.isBlocked(graph.nodeFlags[n]) }
+    /// Whether node n is a dead end of the profile's graph: exactly one edge the profile may use meets it.
+    @inline(__always) public func isDeadEnd(_ n: Int) -> Bool { profile.firstIncidence[n + 1] - profile.firstIncidence[n] == 1 }
+    /// Whether a route arriving at node n may turn back there: anywhere on foot; by car only at a dead end, or at a
+    /// barrier closed to it (which it may not pass).
+    @inline(__always) public func mayTurnBack(at n: Int) -> Bool { !uTurnsOnlyAtDeadEnds || isDeadEnd(n) || isBlocked(n) }
 
     /// Calls `body` with every directed edge the profile may take out of node n.
     @inline(__always)
@@ -111,11 +119,26 @@ public struct SearchGraph: @unchecked Sendable {
     }
 
     /// The automaton state after moving from a state (arrived on `from` in rule state `rule`) onto `to`,
-    /// or nil when the move is not allowed: a turn restriction forbids it, or the node between is a barrier
-    /// closed to the profile and the move is not the U-turn back along `from`.
+    /// or nil when the move is not allowed: a turn restriction forbids it, the node between is a barrier closed
+    /// to the profile and the move is not the U-turn back along `from`, or the move is a U-turn where the profile
+    /// may not turn back (by car: anywhere but at a dead end or a barrier).
     @inline(__always)
     public func move(from: UInt32, rule: Int32, to: UInt32) -> Int32? {
-        if isBlocked(head(from)) && to != from ^ 1 { return nil }
+        let n = head(from)
+        if to == from ^ 1 {
+            if !mayTurnBack(at: n) { return nil }
+        } else if isBlocked(n) {
+            return nil
+        }
         return rules.advance(rule, to)
+    }
+
+    /// Whether arriving along directed edge d (with no restriction history) leaves every open edge out of its head
+    /// node allowed: not at a barrier, and not where turning back is forbidden while d's reverse is open.
+    @inline(__always)
+    public func arrivalIsUnconstrained(_ d: UInt32) -> Bool {
+        let n = head(d)
+        if isBlocked(n) { return false }
+        return mayTurnBack(at: n) || time(d ^ 1) == closedEdge
     }
 }

@@ -3,12 +3,14 @@ import Graph
 /// Snaps coordinates to the road network of one profile, as `docs/profiles.md` says: the nearest point of the
 /// nearest segment the mode may use, found through the graph file's spatial index.
 ///
-/// A stop is not stranded on a small island of road (see `docs/graph-format.md`) when a road of the main
-/// network is nearly as close: within `islandTolerance` metres more, the main network wins.
+/// The nearest road always comes first. Only when a leg between the nearest roads of its two stops finds no route
+/// is it searched again with each stop whose nearest road lies on a small island (see `docs/graph-format.md`)
+/// moved to the nearest road of the main network, when that lies within `islandTolerance` metres more
+/// (`offIsland(_:maxDistance:)`, `SnappedStop`).
 public struct Snapper: Sendable {
     public let graph: RoadGraph
     public let profile: ProfileGraph
-    /// Extra metres a main-network road may lie beyond an island road and still be preferred.
+    /// Extra metres a main-network road may lie beyond an island road for a stop to move there when a leg finds no route.
     public var islandTolerance: Double = 50
 
     public init(graph: RoadGraph, profile: ProfileGraph) {
@@ -32,19 +34,29 @@ public struct Snapper: Sendable {
         return main
     }
 
-    /// The snapped location of `coordinate`, or nil when no usable road lies within `maxDistance` metres.
+    /// The snapped location of `coordinate` on its nearest road, or nil when no usable road lies within `maxDistance` metres.
     public func snap(_ coordinate: Coordinate, maxDistance: Double = 1000) -> SnappedLocation? {
         let nearest = graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude,
                                             count: 1, maxDistance: maxDistance, filter: isUsable)
-        guard var best = nearest.first else { return nil }
-        if !isOnMainNetwork(best.edge) {
-            let limit = min(maxDistance, best.distance + islandTolerance)
-            if let main = graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude, count: 1,
-                                                maxDistance: limit, filter: { isUsable($0) && isOnMainNetwork($0) }).first {
-                best = main
-            }
-        }
-        return location(of: best, query: coordinate)
+        return nearest.first.map { location(of: $0, query: coordinate) }
+    }
+
+    /// Where a stop snapped to `nearest` moves when a leg from or to it finds no route: the nearest road of the main
+    /// network, when `nearest` lies on a small island and that road is at most `islandTolerance` metres farther (and
+    /// within `maxDistance`); nil otherwise.
+    public func offIsland(_ nearest: SnappedLocation, maxDistance: Double = 1000) -> SnappedLocation? {
+        guard !isOnMainNetwork(nearest.edge) else { return nil }
+        let limit = min(maxDistance, nearest.distance + islandTolerance)
+        let coordinate = nearest.query
+        return graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude, count: 1, maxDistance: limit,
+                                     filter: { isUsable($0) && isOnMainNetwork($0) }).first.map { location(of: $0, query: coordinate) }
+    }
+
+    /// A stop snapped: its nearest road, and where it moves off a small island should a leg need it; nil when no
+    /// usable road lies within `maxDistance` metres.
+    public func snapStop(_ coordinate: Coordinate, maxDistance: Double = 1000) -> SnappedStop? {
+        guard let nearest = snap(coordinate, maxDistance: maxDistance) else { return nil }
+        return SnappedStop(nearest: nearest, offIsland: offIsland(nearest, maxDistance: maxDistance))
     }
 
     /// Turns a spatial-index candidate into a snapped location (fraction along the edge by length).
@@ -75,5 +87,18 @@ public struct Snapper: Sendable {
         return SnappedLocation(query: query, location: point, distance: query.distance(to: point), edge: e, fraction: fraction,
                                segment: candidate.segment, segmentFraction: candidate.segmentFraction,
                                name: label.name, ref: label.ref)
+    }
+}
+
+/// A stop as snapped for routing: its nearest road, which every leg tries first, and where it moves when a leg from
+/// or to it finds no route between the nearest roads (set only when the nearest road lies on a small island and a
+/// road of the main network lies within the tolerance, and the snapping limit).
+public struct SnappedStop: Equatable, Sendable {
+    public var nearest: SnappedLocation
+    public var offIsland: SnappedLocation?
+
+    public init(nearest: SnappedLocation, offIsland: SnappedLocation? = nil) {
+        self.nearest = nearest
+        self.offIsland = offIsland
     }
 }

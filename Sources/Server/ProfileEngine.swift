@@ -20,13 +20,14 @@ public struct ProfileEngine: Sendable {
 
     public var graph: RoadGraph { router.graph }
 
-    /// Snaps each coordinate within its radius; `NoSegment` names the first one too far from a usable road.
-    public func snap(_ coordinates: [Coordinate], radiuses: [Double]?, defaultRadius: Double) throws(OSRMError) -> [SnappedLocation] {
-        var result: [SnappedLocation] = []
+    /// Snaps each coordinate within its radius (its nearest road; off a small island, should a leg need it, only
+    /// within the radius too); `NoSegment` names the first one too far from a usable road.
+    public func snap(_ coordinates: [Coordinate], radiuses: [Double]?, defaultRadius: Double) throws(OSRMError) -> [SnappedStop] {
+        var result: [SnappedStop] = []
         result.reserveCapacity(coordinates.count)
         for (i, c) in coordinates.enumerated() {
             let radius = radiuses?[i] ?? defaultRadius
-            guard let snapped = router.snapper.snap(c, maxDistance: radius) else {
+            guard let snapped = router.snapper.snapStop(c, maxDistance: radius) else {
                 throw .noSegment("coordinate \(i + 1) (\(c.longitude),\(c.latitude)) is more than \(Int(radius)) m from any road the \(name) profile may use")
             }
             result.append(snapped)

@@ -19,13 +19,12 @@ enum RouteEndpoint {
         let skipWaypoints = try request.bool("skip_waypoints", default: false)
         _ = try request.choice("continue_straight", ["default"], default: "default")
         let radiuses = try request.radiuses(limits: limits)
-        // Snap first with each coordinate's own radius, so a too-distant one is named; the router snaps the same way.
-        _ = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
+        // Each coordinate snaps within its own radius (and is never moved off an island beyond it).
+        let snapped = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
         try deadline.check()
         let found: (routes: [Route], waypoints: [Waypoint])
         do {
-            let options = RouteOptions(maxSnappingDistance: radiuses?.max() ?? limits.defaultRadius, alternatives: alternatives)
-            found = try engine.router.routes(through: request.coordinates, options: options)
+            found = try engine.router.routes(through: snapped, alternatives: alternatives)
         } catch { throw OSRMError(error) }
         try deadline.check()
         var members: [(String, JSONValue)] = [("code", .string("Ok")), ("routes", .array(found.routes.map(encoder.route)))]

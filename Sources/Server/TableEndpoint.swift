@@ -22,9 +22,7 @@ enum TableEndpoint {
         let skipWaypoints = try request.bool("skip_waypoints", default: false)
         let radiuses = try request.radiuses(limits: limits)
         let snapped = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
-        let graph = engine.graph
-        let matrix = try TableSource.matrix(from: sources.map { SearchEndpoint(snapped[$0], in: graph) },
-                                            to: destinations.map { SearchEndpoint(snapped[$0], in: graph) },
+        let matrix = try TableSource.matrix(from: sources.map { snapped[$0] }, to: destinations.map { snapped[$0] },
                                             engine: engine, deadline: deadline)
         func rows(_ values: [[Double?]]) -> JSONValue {
             .array(values.map { row in .array(row.map { $0.map { JSONValue.rounded($0, 1) } ?? .null }) })
@@ -33,8 +31,8 @@ enum TableEndpoint {
         if annotations.contains("duration") { members.append(("durations", rows(matrix.durations))) }
         if annotations.contains("distance") { members.append(("distances", rows(matrix.distances))) }
         if !skipWaypoints {
-            members.append(("sources", .array(sources.map { OSRMResponseEncoder.waypoint(snapped[$0]) })))
-            members.append(("destinations", .array(destinations.map { OSRMResponseEncoder.waypoint(snapped[$0]) })))
+            members.append(("sources", .array(sources.map { OSRMResponseEncoder.waypoint(snapped[$0].nearest) })))
+            members.append(("destinations", .array(destinations.map { OSRMResponseEncoder.waypoint(snapped[$0].nearest) })))
         }
         return .object(members)
     }

@@ -12,7 +12,9 @@ public struct TravelMatrix: Sendable, Equatable {
 /// (bucket-based over the contraction hierarchy; one Dijkstra per source for a graph imported with `--no-ch`).
 public enum TableSource {
     /// The travel matrix from `sources` to `destinations` on `engine`'s profile; throws `Timeout` past the deadline.
-    public static func matrix(from sources: [SearchEndpoint], to destinations: [SearchEndpoint], engine: ProfileEngine,
+    /// Each entry is as the leg between its two places would be: between their nearest roads, or, when that finds no
+    /// route, with each place moved off its small island.
+    public static func matrix(from sources: [SnappedStop], to destinations: [SnappedStop], engine: ProfileEngine,
                               deadline: RequestDeadline) throws(OSRMError) -> TravelMatrix {
         try deadline.check()
         let matrix = engine.router.matrix(from: sources, to: destinations)

@@ -26,26 +26,24 @@ enum TripEndpoint {
         let skipWaypoints = try request.bool("skip_waypoints", default: false)
         let radiuses = try request.radiuses(limits: limits)
         let snapped = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
-        let endpoints = snapped.map { SearchEndpoint($0, in: engine.graph) }
-        let matrix = try TableSource.matrix(from: endpoints, to: endpoints, engine: engine, deadline: deadline)
+        let matrix = try TableSource.matrix(from: snapped, to: snapped, engine: engine, deadline: deadline)
         guard let order = TripOrder.order(durations: matrix.durations, roundtrip: roundtrip,
                                           fixedStart: source == "first", fixedEnd: destination == "last") else {
             throw .noTrips("no trip reaches every coordinate: some lie on parts of the network that do not connect")
         }
         try deadline.check()
-        var stops = order.map { request.coordinates[$0] }
+        var stops = order.map { snapped[$0] }
         if roundtrip { stops.append(stops[0]) }
         let route: Route
         do {
-            let options = RouteOptions(maxSnappingDistance: radiuses?.max() ?? limits.defaultRadius)
-            route = try engine.router.routes(through: stops, options: options).routes[0]
+            route = try engine.router.routes(through: stops).routes[0]
         } catch { throw OSRMError(error) }
         var members: [(String, JSONValue)] = [("code", .string("Ok")), ("trips", .array([encoder.route(route)]))]
         if !skipWaypoints {
             var position = [Int](repeating: 0, count: count)
             for (k, i) in order.enumerated() { position[i] = k }
             members.append(("waypoints", .array((0..<count).map { i in
-                OSRMResponseEncoder.waypoint(snapped[i], extra: [("waypoint_index", .int(position[i])), ("trips_index", .int(0))])
+                OSRMResponseEncoder.waypoint(snapped[i].nearest, extra: [("waypoint_index", .int(position[i])), ("trips_index", .int(0))])
             })))
         }
         return .object(members)

@@ -90,13 +90,14 @@ public final class TransitRouter: @unchecked Sendable {
     /// The service days around an instant (see `ServiceWindow.days(around:)`).
     public func days(around instant: Int) throws(TransitError) -> (dayStarts: [Int], active: [UInt8]) { try window.days(around: instant) }
 
-    /// Snaps a coordinate to the foot graph.
-    func endpoint(_ c: Coordinate, stop: Int, options: TransitOptions) throws(TransitError) -> SearchEndpoint {
+    /// Snaps a coordinate to the foot graph: its nearest foot road, and where it moves off a small island should
+    /// the query have no itinerary at all.
+    func endpoint(_ c: Coordinate, stop: Int, options: TransitOptions) throws(TransitError) -> SnappedStop {
         guard c.latitude.isFinite, c.longitude.isFinite, abs(c.latitude) <= 90, abs(c.longitude) <= 180 else { throw .invalidCoordinate(stop: stop) }
-        guard let snapped = footRouter.snapper.snap(c, maxDistance: options.maxSnappingDistance) else {
+        guard let snapped = footRouter.snapper.snapStop(c, maxDistance: options.maxSnappingDistance) else {
             throw .noRoad(stop: stop, maxDistance: options.maxSnappingDistance)
         }
-        return SearchEndpoint(snapped, in: graph)
+        return snapped
     }
 
     // MARK: - Planning
@@ -107,8 +108,24 @@ public final class TransitRouter: @unchecked Sendable {
     public func plan(from origin: Coordinate, to destination: Coordinate, departure: Date? = nil, arrival: Date? = nil,
                      options: TransitOptions = TransitOptions(), leg: Int = 0, lastLeg: Bool = true) throws(TransitError) -> TransitPlan {
         let names = (leg == 0 ? "origin" : "stop \(leg + 1)", lastLeg ? "destination" : "stop \(leg + 2)")
-        let start = try endpoint(origin, stop: leg, options: options)
-        let end = try endpoint(destination, stop: leg + 1, options: options)
+        let from = try endpoint(origin, stop: leg, options: options)
+        let to = try endpoint(destination, stop: leg + 1, options: options)
+        // The nearest foot roads first; only when that gives no itinerary at all (not even walking) are the origin and
+        // destination moved off small islands and the query searched again. Stops and platforms never move.
+        do {
+            return try plan(from: origin, to: destination, start: SearchEndpoint(from.nearest, in: graph), end: SearchEndpoint(to.nearest, in: graph),
+                            departure: departure, arrival: arrival, options: options, leg: leg, names: names)
+        } catch {
+            guard case .noTransitRoute = error, from.offIsland != nil || to.offIsland != nil else { throw error }
+            return try plan(from: origin, to: destination, start: SearchEndpoint(from.offIsland ?? from.nearest, in: graph),
+                            end: SearchEndpoint(to.offIsland ?? to.nearest, in: graph),
+                            departure: departure, arrival: arrival, options: options, leg: leg, names: names)
+        }
+    }
+
+    /// The plan between two points on the foot graph (see `plan(from:to:departure:arrival:options:leg:lastLeg:)`).
+    private func plan(from origin: Coordinate, to destination: Coordinate, start: SearchEndpoint, end: SearchEndpoint, departure: Date?, arrival: Date?,
+                      options: TransitOptions, leg: Int, names: (String, String)) throws(TransitError) -> TransitPlan {
         // Past the deadline every search stops early: check after each, so a cut-off search never answers.
         let deadline = options.deadline
         func checkDeadline() throws(TransitError) { if let deadline, Date() > deadline { throw .timedOut } }

@@ -73,21 +73,22 @@ public struct ETAList: Sendable {
         }
         let router: Router
         do { router = try RouterCache.shared.router(for: graph, profile: request.transportType.profileName) } catch { throw .routing(error) }
-        let origin: SnappedLocation
-        do { origin = try router.snap([request.origin], maxDistance: request.maximumSnappingDistance)[0] } catch { throw .routing(error) }
-        var targets: [SearchEndpoint] = []
+        let origin: SnappedStop
+        do { origin = try router.snapStops([request.origin], maxDistance: request.maximumSnappingDistance)[0] } catch { throw .routing(error) }
+        var targets: [SnappedStop] = []
         var targetIndex: [Int?] = []
         for place in request.places {
             let c = place.coordinate
-            if abs(c.latitude) <= 90, abs(c.longitude) <= 180, let snapped = router.snapper.snap(c, maxDistance: request.maximumSnappingDistance) {
+            if abs(c.latitude) <= 90, abs(c.longitude) <= 180, let snapped = router.snapper.snapStop(c, maxDistance: request.maximumSnappingDistance) {
                 targetIndex.append(targets.count)
-                targets.append(SearchEndpoint(snapped, in: graph))
+                targets.append(snapped)
             } else {
                 targetIndex.append(nil)
             }
         }
-        // One row of a matrix: over the contraction hierarchy when the graph has one, else one Dijkstra.
-        let row = router.matrix(from: [SearchEndpoint(origin, in: graph)], to: targets)
+        // One row of a matrix: over the contraction hierarchy when the graph has one, else one Dijkstra; each entry
+        // as a leg from the origin would be (nearest roads first, then off small islands).
+        let row = router.matrix(from: [origin], to: targets)
         let departure = request.departureDate ?? Date()
         let entries = request.places.enumerated().map { i, place -> ETAListEntry in
             guard let t = targetIndex[i] else { return ETAListEntry(place: place, status: .noRoad) }

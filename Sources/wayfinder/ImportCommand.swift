@@ -122,7 +122,8 @@ enum ImportCommand {
         }
         if s.nodesDuplicate > 0 { lines.append("  nodes skipped \(Format.count(s.nodesDuplicate)) duplicate ids") }
         lines.append("  tag values    \(Format.count(s.maxspeedIgnored)) maxspeed and \(Format.count(s.onewayIgnored)) oneway values not understood (profile default used)")
-        lines.append("  restrictions  \(Format.count(s.restrictionsSkipped)) skipped (members missing or not connected, unknown value), \(Format.count(s.restrictionsExempt)) exempting the mode")
+        let why = s.restrictionSkips.map { "\(Format.count($0.missingMember)) with a member missing from the file, \(Format.count($0.disconnected)) whose ways no longer meet, \(Format.count($0.malformed)) malformed" } ?? "members missing or not connected, unknown value"
+        lines.append("  restrictions  \(Format.count(s.restrictionsSkipped)) skipped (\(why)), \(Format.count(s.restrictionsExempt)) exempting the mode")
         for p in s.profiles {
             var line = "  \(p.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(Format.count(p.nodes)) nodes, \(Format.count(p.edges)) edges (\(Format.count(p.directedEdges)) directed), "
             line += String(format: "%.1f km of road", p.kilometres)

@@ -229,19 +229,22 @@ final class RouterBehaviourTests: XCTestCase {
         XCTAssertRoute(map, route, letters: "x", seconds: junctionSeconds(map, "x"))
     }
 
-    /// no_left_turn: the car goes on to b, turns back there (a U-turn costs nothing) and comes back through x.
-    func testNoLeftTurnTakesADetourWithAFreeUTurn() throws {
+    /// no_left_turn: the car goes on to b; it may not turn back at the junction b, so it turns at the nearest dead
+    /// end, d, and comes back through x (a car turns back only at a dead end).
+    func testNoLeftTurnTakesADetourToTheNearestDeadEnd() throws {
         let (map, route) = try junctionRoute([.restriction("no_left_turn", from: "sx", via: "x", to: "ax")])
-        XCTAssertRoute(map, route, letters: "xbx", seconds: junctionSeconds(map, "xbx"))
-        XCTAssertEqual(route.distance, 10 + 40 + 40 + 20, accuracy: 0.05)
+        XCTAssertRoute(map, route, letters: "xbdbx", seconds: junctionSeconds(map, "xbdbx"))
+        XCTAssertEqual(route.distance, 10 + 40 + 20 + 20 + 40 + 20, accuracy: 0.05)
+        // On foot a walker may turn anywhere, and the restriction does not apply anyway.
+        XCTAssertEqual(map.letters(of: try map.route("foot", [map.point("s", "x", 0.5), map.point("a", "x", 0.5)])), "x")
     }
 
     func testRestrictionTypeMotorcarIsHonoured() throws {
         let (map, route) = try junctionRoute([.restriction("no_left_turn", from: "sx", via: "x", to: "ax", tags: ["type": "restriction:motorcar"])])
-        XCTAssertEqual(map.letters(of: route), "xbx")
+        XCTAssertEqual(map.letters(of: route), "xbdbx")
     }
 
-    /// no_u_turn at b as well: the U-turn moves on to the dead end d.
+    /// no_u_turn at b as well: no change, a car may not turn back at the junction b anyway; it turns at the dead end d.
     func testNoUTurnMovesTheTurnElsewhere() throws {
         let (map, route) = try junctionRoute([
             .restriction("no_left_turn", from: "sx", via: "x", to: "ax"),
@@ -276,7 +279,7 @@ final class RouterBehaviourTests: XCTestCase {
             XCTAssertEqual(map.letters(of: route), "x", "except=\(except)")
         }
         let (map, route) = try junctionRoute([.restriction("no_left_turn", from: "sx", via: "x", to: "ax", tags: ["except": "bicycle"])])
-        XCTAssertEqual(map.letters(of: route), "xbx", "except=bicycle does not exempt cars")
+        XCTAssertEqual(map.letters(of: route), "xbdbx", "except=bicycle does not exempt cars")
     }
 
     func testWalkersIgnoreTurnRestrictions() throws {

@@ -37,6 +37,8 @@ final class RoutingMap {
         enum Member {
             case way(String, role: String)
             case node(Character, role: String)
+            /// A way by raw OSM id (e.g. one absent from the map).
+            case wayID(Int64, role: String)
         }
         var members: [Member]
         var tags: [String: String]
@@ -65,11 +67,16 @@ final class RoutingMap {
     let ways: [(String, [String: String])]
     let directory: URL
     let graph: RoadGraph
+    /// What the importer returned.
+    let statistics: ImportStatistics
+    /// The OSM XML file written for the map.
+    let osmPath: String
     private var routers: [String: Router] = [:]
 
-    /// Draws, writes and imports a map; throws what the importer throws.
+    /// Draws, writes and imports a map; throws what the importer throws. Letters in `omit` are drawn (and may be
+    /// used by ways) but their `<node>` is left out of the file, as in an extract clipped from a larger one.
     init(_ drawing: String, ways: [(String, [String: String])], nodes: [Character: [String: String]] = [:],
-         relations: [Relation] = [], gridMetres: Double = 10, profiles: [TravelProfile] = [.car, .foot]) throws {
+         relations: [Relation] = [], gridMetres: Double = 10, profiles: [TravelProfile] = [.car, .foot], omit: String = "") throws {
         self.gridMetres = gridMetres
         var cells: [Character: (line: Int, column: Int)] = [:]
         for (line, text) in drawing.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -88,18 +95,19 @@ final class RoutingMap {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let osmPath = folder.appendingPathComponent("map.osm").path, graphPath = folder.appendingPathComponent("map.wfg").path
         do {
-            let xml = Self.xml(cells: cells, gridMetres: gridMetres, ways: ways, nodeTags: nodes, relations: relations)
+            let xml = Self.xml(cells: cells, gridMetres: gridMetres, ways: ways, nodeTags: nodes, relations: relations, omitted: Set(omit))
             try xml.write(toFile: osmPath, atomically: false, encoding: .utf8)
             // With contraction hierarchies, so every route below is checked against the plain search too.
             var importer = GraphImporter(profiles: profiles)
             importer.extensions = [HierarchyExtension()]
-            _ = try importer.run(input: osmPath, output: graphPath)
+            statistics = try importer.run(input: osmPath, output: graphPath)
             graph = try RoadGraph(path: graphPath)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
         }
         directory = folder
+        self.osmPath = osmPath
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -130,12 +138,12 @@ final class RoutingMap {
     }
 
     static func xml(cells: [Character: (line: Int, column: Int)], gridMetres: Double, ways: [(String, [String: String])],
-                    nodeTags: [Character: [String: String]], relations: [Relation]) -> String {
+                    nodeTags: [Character: [String: String]], relations: [Relation], omitted: Set<Character> = []) -> String {
         func tagLines(_ tags: [String: String]) -> String {
             tags.keys.sorted().map { "    <tag k=\"\(escape($0))\" v=\"\(escape(tags[$0]!))\"/>\n" }.joined()
         }
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\" generator=\"RoutingMap\">\n"
-        for letter in cells.keys.sorted(by: { osmID(of: $0) < osmID(of: $1) }) {
+        for letter in cells.keys.sorted(by: { osmID(of: $0) < osmID(of: $1) }) where !omitted.contains(letter) {
             let point = fixedPoint(line: cells[letter]!.line, column: cells[letter]!.column, gridMetres: gridMetres)
             let head = "  <node id=\"\(osmID(of: letter))\" lat=\"\(degrees(point.latitude))\" lon=\"\(degrees(point.longitude))\""
             if let tags = nodeTags[letter], !tags.isEmpty {
@@ -158,6 +166,8 @@ final class RoutingMap {
                     text += "    <member type=\"way\" ref=\"\(101 + w)\" role=\"\(escape(role))\"/>\n"
                 case let .node(letter, role):
                     text += "    <member type=\"node\" ref=\"\(osmID(of: letter))\" role=\"\(escape(role))\"/>\n"
+                case let .wayID(id, role):
+                    text += "    <member type=\"way\" ref=\"\(id)\" role=\"\(escape(role))\"/>\n"
                 }
             }
             text += tagLines(relation.tags) + "  </relation>\n"

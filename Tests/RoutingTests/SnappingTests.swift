@@ -5,7 +5,7 @@ import Graph
 
 /// Snapping stops to the road network (docs/profiles.md, "Snapping a query coordinate"): the nearest point of the
 /// nearest usable segment, partial edges costing their fraction of the edge's time, stops on nodes, the distance
-/// limit, and the preference for the main network over small islands. Maps are drawn on a 10 m grid.
+/// limit, and the island rule (the nearest road first; off a small island only when a leg finds no route). Maps are drawn on a 10 m grid.
 final class SnappingTests: XCTestCase {
     static let residential = ["highway": "residential"]
 
@@ -218,26 +218,34 @@ final class SnappingTests: XCTestCase {
                                                          ("ea", Self.residential), ("cd", Self.residential), ("gh", Self.residential)])
     }
 
-    func testFragmentSlightlyCloserThanTheMainNetworkLosesToIt() throws {
+    /// 10 m from the fragment c–d, 20 m from a–b: the stop snaps to its nearest road, the fragment. A leg that finds
+    /// no route from there (to the corner e) is searched again from a–b, within the 50 m tolerance; a leg that does
+    /// find one (to d, on the fragment) keeps the nearest road.
+    func testFragmentSlightlyCloserThanTheMainNetworkIsLeftOnlyWhenTheLegHasNoRoute() throws {
         let map = try squareMap()
-        // 10 m from c–d, 20 m from a–b: within the 50 m tolerance, the main network wins.
         let query = RoutingMap.offset(map.point("a", "b", 0.5), north: -20)
         for profile in ["car", "foot"] {
             let router = try map.router(profile)
             let snapped = try XCTUnwrap(router.snapper.snap(query))
-            XCTAssertEqual(snapped.distance, 20, accuracy: 0.01, profile)
-            XCTAssertEqual(snapped.location.distance(to: map.point("a", "b", 0.5)), 0, accuracy: 0.01, profile)
-            XCTAssertTrue(router.snapper.isOnMainNetwork(snapped.edge))
-            // Without the tolerance the fragment is nearest.
+            XCTAssertEqual(snapped.distance, 10, accuracy: 0.01, profile)
+            XCTAssertFalse(router.snapper.isOnMainNetwork(snapped.edge))
+            let moved = try XCTUnwrap(router.snapper.offIsland(snapped), profile)
+            XCTAssertEqual(moved.distance, 20, accuracy: 0.01, profile)
+            XCTAssertEqual(moved.location.distance(to: map.point("a", "b", 0.5)), 0, accuracy: 0.01, profile)
+            XCTAssertTrue(router.snapper.isOnMainNetwork(moved.edge))
+            // Without the tolerance the stop cannot move.
             var strict = router.snapper
             strict.islandTolerance = 0
-            let stranded = try XCTUnwrap(strict.snap(query))
-            XCTAssertEqual(stranded.distance, 10, accuracy: 0.01, profile)
-            XCTAssertFalse(router.snapper.isOnMainNetwork(stranded.edge))
+            XCTAssertNil(strict.offIsland(snapped))
         }
-        // So the stop can be routed to the corner e.
-        let route = try map.route("car", [query, map.coordinate("e")])
-        XCTAssertEqual(route.distance, 100 + 200, accuracy: 0.05)
+        // So the stop can be routed to the corner e, from a–b…
+        let (routes, waypoints) = try map.routes("car", [query, map.coordinate("e")])
+        XCTAssertEqual(routes[0].distance, 100 + 200, accuracy: 0.05)
+        XCTAssertEqual(waypoints[0].location.distance(to: map.point("a", "b", 0.5)), 0, accuracy: 0.01)
+        // …and to d from the fragment itself (its nearest road).
+        let (within, stops) = try map.routes("car", [query, map.coordinate("d")])
+        XCTAssertEqual(within[0].distance, 40, accuracy: 0.05)
+        XCTAssertEqual(stops[0].snappingDistance, 10, accuracy: 0.01)
     }
 
     func testFragmentMuchCloserKeepsTheStop() throws {
@@ -270,18 +278,24 @@ final class SnappingTests: XCTestCase {
                               nodes: ["p": ["barrier": "bollard"]])
     }
 
-    func testParkingAisleBehindABollardSnapsCarsToTheStreet() throws {
+    func testParkingAisleBehindABollardMovesCarsToTheStreetWhenTheLegHasNoRoute() throws {
         let map = try parkingMap()
         // 2 m south of the aisle, 42 m south of the street.
         let query = RoutingMap.offset(map.point("c", "q", 0.5), north: -2)
-        let car = try XCTUnwrap(try map.router("car").snapper.snap(query))
-        XCTAssertEqual(car.distance, 42, accuracy: 0.01)
-        XCTAssertEqual(car.location.distance(to: map.point("a", "x", 0.6)), 0, accuracy: 0.01)
+        let car = try XCTUnwrap(try map.router("car").snapper.snapStop(query))
+        XCTAssertEqual(car.nearest.distance, 2, accuracy: 0.01)
+        let street = try XCTUnwrap(car.offIsland)
+        XCTAssertEqual(street.distance, 42, accuracy: 0.01)
+        XCTAssertEqual(street.location.distance(to: map.point("a", "x", 0.6)), 0, accuracy: 0.01)
+        // No car route leaves the aisle, so the leg starts from the street.
         let carRoute = try map.route("car", [query, map.coordinate("e")])
         XCTAssertRoute(map, carRoute, letters: "ae", seconds: 0.6 * map.seconds("ax", kmh: Speed.residential) + map.seconds("ae", kmh: Speed.residential))
+        // Within the aisle the nearest road is kept.
+        XCTAssertEqual(try map.route("car", [query, map.coordinate("d")]).distance, 40 + 80, accuracy: 0.05)
 
-        let foot = try XCTUnwrap(try map.router("foot").snapper.snap(query))
-        XCTAssertEqual(foot.distance, 2, accuracy: 0.01)
+        let foot = try XCTUnwrap(try map.router("foot").snapper.snapStop(query))
+        XCTAssertEqual(foot.nearest.distance, 2, accuracy: 0.01)
+        XCTAssertNil(foot.offIsland, "for walkers the aisle is on the main network")
         let walk = try map.route("foot", [query, map.coordinate("e")])
         XCTAssertRoute(map, walk, letters: "qpxae", seconds: map.seconds("cq", kmh: Speed.foot) / 2 + map.seconds("qpxae", kmh: Speed.foot))
     }
@@ -289,9 +303,8 @@ final class SnappingTests: XCTestCase {
     func testCarCannotLeaveTheAisleThroughTheBollard() throws {
         let map = try parkingMap()
         let router = try map.router("car")
-        // A stop forced onto the aisle (the search itself, without the island preference) cannot reach the street.
-        var strict = router.snapper
-        strict.islandTolerance = 0
+        // The search itself, between the nearest roads: a stop on the aisle cannot reach the street.
+        let strict = router.snapper
         let aisle = try XCTUnwrap(strict.snap(map.point("c", "q", 0.5)))
         let street = try XCTUnwrap(strict.snap(map.coordinate("e")))
         XCTAssertNil(router.search.route(from: SearchEndpoint(aisle, in: map.graph), to: SearchEndpoint(street, in: map.graph)))

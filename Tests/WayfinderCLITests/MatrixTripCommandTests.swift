@@ -101,6 +101,11 @@ final class MatrixTripCommandTests: CLITestCase {
         XCTAssertEqual(big.stdout, "")
         let missing = try run(["matrix", "--graph", try monaco(), "--sources", good])
         XCTAssertEqual(missing.status, 2)
+        // Transit matrices are not supported: refused, rather than quietly answered on foot.
+        let transit = try run(["matrix", "--graph", try monaco(), "--mode", "transit", "--sources", good, "--destinations", good])
+        XCTAssertEqual(transit.status, 2)
+        XCTAssertTrue(transit.stderr.contains("--mode transit is not supported"), transit.stderr)
+        XCTAssertEqual(transit.stdout, "")
     }
 
     func testTripReordersAndSavesAgainstTheGivenOrder() throws {
@@ -138,5 +143,8 @@ final class MatrixTripCommandTests: CLITestCase {
         let sea = try run(["trip", "--graph", try monaco(), Self.stops[0], "43.70,7.45"])
         XCTAssertEqual(sea.status, 6)
         XCTAssertTrue(sea.stderr.contains("stop 2"), sea.stderr)
+        let transit = try run(["trip", "--graph", try monaco(), "--mode", "transit"] + Self.stops)
+        XCTAssertEqual(transit.status, 2)
+        XCTAssertTrue(transit.stderr.contains("--mode transit is not supported"), transit.stderr)
     }
 }
