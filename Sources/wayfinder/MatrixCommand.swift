@@ -35,7 +35,6 @@ enum MatrixCommand {
             throw CommandError.usage("--sources FILE and --destinations FILE are required\n\n\(usage)")
         }
         let transport = try RouteCommand.transportType(args.value("--mode"))
-        if transport == .transit { throw CommandError.usage("matrix is by car or on foot: --mode transit is not supported (plan transit with route --mode transit STOP STOP…)") }
         let format = args.value("--format") ?? "csv"
         guard ["csv", "json"].contains(format) else { throw CommandError.usage("--format must be csv or json, not '\(format)'") }
         var maxSize = 10_000

@@ -36,7 +36,6 @@ enum TripCommand {
         if args.has("--roundtrip") && args.has("--end-fixed") { throw CommandError.usage("give --roundtrip or --end-fixed, not both") }
         let shape: TripPlanner.Shape = args.has("--roundtrip") ? .roundtrip : args.has("--end-fixed") ? .endFixed : .open
         let transport = try RouteCommand.transportType(args.value("--mode"))
-        if transport == .transit { throw CommandError.usage("trip is by car or on foot: --mode transit is not supported (plan transit with route --mode transit STOP STOP…)") }
         let timeZone = try RouteCommand.parseTimeZone(args.value("--time-zone"))
         let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) }
         let maxSnap = try RouteCommand.parseMaxSnap(args.value("--max-snap"))

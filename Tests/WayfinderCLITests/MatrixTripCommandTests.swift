@@ -104,7 +104,7 @@ final class MatrixTripCommandTests: CLITestCase {
         // Transit matrices are not supported: refused, rather than quietly answered on foot.
         let transit = try run(["matrix", "--graph", try monaco(), "--mode", "transit", "--sources", good, "--destinations", good])
         XCTAssertEqual(transit.status, 2)
-        XCTAssertTrue(transit.stderr.contains("--mode transit is not supported"), transit.stderr)
+        XCTAssertTrue(transit.stderr.contains("by transit is not offered"), transit.stderr)
         XCTAssertEqual(transit.stdout, "")
     }
 
@@ -145,6 +145,6 @@ final class MatrixTripCommandTests: CLITestCase {
         XCTAssertTrue(sea.stderr.contains("stop 2"), sea.stderr)
         let transit = try run(["trip", "--graph", try monaco(), "--mode", "transit"] + Self.stops)
         XCTAssertEqual(transit.status, 2)
-        XCTAssertTrue(transit.stderr.contains("--mode transit is not supported"), transit.stderr)
+        XCTAssertTrue(transit.stderr.contains("by transit is not offered"), transit.stderr)
     }
 }
