@@ -143,6 +143,38 @@ class CLITestCase: XCTestCase {
                          terminal: terminal?.collected() ?? "")
     }
 
+    /// An executable on PATH, or nil.
+    func tool(_ name: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// Runs an outside program, with `environment` added to this process's; returns status and
+    /// standard output + error.
+    func external(_ path: String, _ arguments: [String], environment: [String: String] = [:],
+                  timeout: TimeInterval = 120) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let outURL = temp.appendingPathComponent("external-\(UUID().uuidString).out")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: outURL)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning { process.terminate(); throw CLIError.timedOut([path] + arguments) }
+        process.waitUntilExit()
+        return (process.terminationStatus, (try? String(contentsOf: outURL, encoding: .utf8)) ?? "")
+    }
+
     /// Imports Monaco into `path` (quietly) and checks it worked.
     func importMonaco(to path: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let result = try run(["import", sample("monaco.osm.gz"), "-o", path, "--quiet"])

@@ -57,35 +57,6 @@ final class ServeCommandTests: CLITestCase {
         }
     }
 
-    /// An executable on PATH, or nil.
-    func tool(_ name: String) -> String? {
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            let path = "\(folder)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-
-    /// Runs an outside program; returns status and standard output + error.
-    func external(_ path: String, _ arguments: [String], timeout: TimeInterval = 120) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let outURL = temp.appendingPathComponent("external-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: outURL)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { process.terminate(); throw CLIError.timedOut([path] + arguments) }
-        process.waitUntilExit()
-        return (process.terminationStatus, (try? String(contentsOf: outURL, encoding: .utf8)) ?? "")
-    }
-
     func monacoServer(_ extra: [String] = []) throws -> Server {
         try importMonaco(to: tmp("monaco.wfg"))
         return try Server(["--graph", tmp("monaco.wfg")] + extra, folder: temp)

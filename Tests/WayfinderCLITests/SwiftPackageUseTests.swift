@@ -51,35 +51,14 @@ final class SwiftPackageUseTests: CLITestCase {
         swift build 2>&1 | tail -n 30
         .build/debug/user
         """
-        let result = try shell(script, environment: ["DEP": dependency.path, "ROOT": packageRoot.path, "USERPKG": user.path], timeout: 1200)
+        var path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        if !path.contains("/opt/swift/usr/bin") { path = "/opt/swift/usr/bin:" + path }
+        let result = try external("/bin/bash", ["-c", script], environment: ["DEP": dependency.path, "ROOT": packageRoot.path,
+                                                                              "USERPKG": user.path, "PATH": path], timeout: 1200)
         XCTAssertEqual(result.status, 0, "the README's Swift samples did not build or run against the package:\n\(result.output)")
         XCTAssertFalse(result.output.contains("unsafe build flags"), result.output)
         // The samples print a route (name, distance, time, points) and a step per line, then the ETA, matrix and trip.
         XCTAssertTrue(result.output.contains("Head "), "no steps printed:\n\(result.output)")
         XCTAssertTrue(result.output.contains("[0, "), "no trip order printed:\n\(result.output)")
-    }
-
-    /// Runs `script` with bash in this test's folder; standard output and error together.
-    func shell(_ script: String, environment: [String: String], timeout: TimeInterval) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = temp
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        if !(env["PATH"] ?? "").contains("/opt/swift/usr/bin") { env["PATH"] = "/opt/swift/usr/bin:" + (env["PATH"] ?? "/usr/bin:/bin") }
-        process.environment = env
-        let outURL = temp.appendingPathComponent("shell.out")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: outURL)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
-        return (process.terminationStatus, String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self))
     }
 }
