@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import Graph
 
 /// A zip archive read whole into memory: its central directory (ZIP64 included), and members decompressed on
 /// demand (stored, or raw deflate through zlib's inflate) and checked against their CRC-32.
@@ -146,7 +147,7 @@ public struct ZipArchive {
         default:
             throw .badZip(path: path, message: "\(name) uses compression method \(member.method); only stored (0) and deflate (8) are supported")
         }
-        let crc = output.withUnsafeBytes { Self.crc32($0) }
+        let crc = output.withUnsafeBytes { GraphFileFormat.crc32($0) }
         guard crc == member.crc32 else {
             throw .badZip(path: path, message: "\(name) fails its CRC-32 check (\(Self.hex(crc)), its directory says \(Self.hex(member.crc32))): the zip is corrupt")
         }
@@ -206,18 +207,6 @@ public struct ZipArchive {
         }
         output.removeLast(output.count - produced)
         return output
-    }
-
-    /// zlib's CRC-32 of `bytes`, 1 GiB at a time.
-    static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var value: UInt = 0
-        var offset = 0
-        while offset < bytes.count {
-            let chunk = min(bytes.count - offset, 1 << 30)
-            value = CZlib.crc32(value, bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Bytef.self), UInt32(chunk))
-            offset += chunk
-        }
-        return UInt32(truncatingIfNeeded: value)
     }
 
     private static func hex(_ value: UInt32) -> String {
