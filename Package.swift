@@ -41,8 +41,8 @@ let package = Package(
         .target(name: "Batch", dependencies: ["Wayfinder", "Routing", "Graph"]),
         // The HTTP server: libmicrohttpd plumbing, OSRM-compatible endpoints, roads by bounding box, the offline map page.
         .target(name: "Server", dependencies: ["CMicroHTTPD", "Wayfinder", "Routing", "Graph", "Transit"]),
-        // The command-line tool.
-        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch", "Transit", "Server"]),
+        // The command-line tool (its folder is not `Sources/wayfinder`, which would differ from `Sources/Wayfinder` only by case).
+        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch", "Transit", "Server"], path: "Sources/WayfinderCLI"),
 
         // Fuzzing: the parsers as fuzz targets (Tools/Fuzz/Harnesses), and the libFuzzer driver / corpus replayer over them
         // (Tools/fuzz builds it with -sanitize=fuzzer and runs every target).
