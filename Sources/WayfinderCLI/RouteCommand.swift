@@ -83,11 +83,7 @@ enum RouteCommand {
             guard let n = Int(text), n >= 0, n <= 10 else { throw CommandError.usage("--alternatives must be a whole number from 0 to 10, not '\(text)'") }
             alternatives = n
         }
-        var maxSnap = 1000.0
-        if let text = args.value("--max-snap") {
-            guard let m = Double(text), m > 0, m.isFinite else { throw CommandError.usage("--max-snap must be a positive number of metres, not '\(text)'") }
-            maxSnap = m
-        }
+        let maxSnap = try parseMaxSnap(args.value("--max-snap"))
         let format = args.value("--format") ?? "text"
         let formats = etaOnly ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
         guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
@@ -138,11 +134,7 @@ enum RouteCommand {
         if transport == .transit { throw CommandError.usage("--to-file lists are by car or on foot; --mode transit takes STOP STOP…") }
         let timeZone = try parseTimeZone(args.value("--time-zone"))
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
-        var maxSnap = 1000.0
-        if let text = args.value("--max-snap") {
-            guard let m = Double(text), m > 0, m.isFinite else { throw CommandError.usage("--max-snap must be a positive number of metres, not '\(text)'") }
-            maxSnap = m
-        }
+        let maxSnap = try parseMaxSnap(args.value("--max-snap"))
         let format = args.value("--format") ?? "text"
         guard ["text", "json", "csv"].contains(format) else { throw CommandError.usage("--format must be one of text, json, csv, not '\(format)'") }
         let origin: Coordinate

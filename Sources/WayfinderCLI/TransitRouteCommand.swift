@@ -21,11 +21,7 @@ enum TransitRouteCommand {
             }
             options.maxWalk = m
         }
-        var maxSnap = 1000.0
-        if let text = args.value("--max-snap") {
-            guard let m = Double(text), m > 0, m.isFinite else { throw CommandError.usage("--max-snap must be a positive number of metres, not '\(text)'") }
-            maxSnap = m
-        }
+        let maxSnap = try RouteCommand.parseMaxSnap(args.value("--max-snap"))
         let format = args.value("--format") ?? "text"
         let formats = etaOnly ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
         guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
