@@ -60,16 +60,20 @@ let package = Package(
         // Benchmark: the cost of checking a graph file before use (checksums, structural checks) against opening it unchecked (Tools/bench-open).
         .executableTarget(name: "open-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/OpenBenchmark"),
 
-        .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
-        .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),
-        .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder", "CZlib"]),
-        .testTarget(name: "RoutingTests", dependencies: ["Routing", "Graph", "OSM"]),
-        .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph", "Transit"]),
-        .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph", "CZlib"]),
-        .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarnesses", "Graph"], exclude: ["Inputs", "Crashes", "Graphs"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),
+        // What every test target shares: the drawn-map helper (ASCII-art OSM maps imported into graphs), samples of
+        // Data/ imported once per test process, package paths, and a writer of honest or hostile zip archives.
+        .target(name: "TestSupport", dependencies: ["OSM", "Graph", "Routing", "Transit", "CZlib"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "OSMTests", dependencies: ["TestSupport", "OSM", "CZlib", "CBZip2"]),
+        .testTarget(name: "GraphTests", dependencies: ["TestSupport", "Graph", "OSM"]),
+        .testTarget(name: "WayfinderCLITests", dependencies: ["TestSupport", "wayfinder", "CZlib"]),
+        .testTarget(name: "RoutingTests", dependencies: ["TestSupport", "Routing", "Graph", "OSM"]),
+        .testTarget(name: "WayfinderTests", dependencies: ["TestSupport", "Wayfinder", "Routing", "Graph", "Transit"]),
+        .testTarget(name: "TransitTests", dependencies: ["TestSupport", "Transit", "Routing", "Graph", "CZlib"]),
+        .testTarget(name: "BatchTests", dependencies: ["TestSupport", "Batch", "Wayfinder", "Routing", "Graph"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["TestSupport", "FuzzHarnesses", "Graph"], exclude: ["Inputs", "Crashes", "Graphs"]),
+        .testTarget(name: "ServerTests", dependencies: ["TestSupport", "Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),
         // Runs the examples of README.md and docs/*.md against the built `wayfinder` (convention at the top of the test).
-        .testTarget(name: "DocumentationTests", dependencies: ["wayfinder"]),
+        .testTarget(name: "DocumentationTests", dependencies: ["TestSupport", "wayfinder"]),
     ]
 )
