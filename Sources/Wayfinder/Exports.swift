@@ -21,3 +21,5 @@
 @_exported import struct Transit.TransitStop
 @_exported import struct Transit.TransitOptions
 @_exported import enum Transit.TransitError
+// Whether a path may be written as an output file (not a device, FIFO, socket or folder), for front ends writing results.
+@_exported import enum Graph.OutputPath
