@@ -24,7 +24,7 @@ enum ServerFixture {
         let output = folder.appendingPathComponent("monaco.wfg")
         _ = try GraphImporter().run(input: root.appendingPathComponent("Data/monaco.osm.gz").path, output: output.path)
         let graph = try RoadGraph(path: output.path)
-        let service = try WayfinderService(graph: graph)
+        let service = try WayfinderService(map: OfflineMap(contentsOf: output))
         cached = (graph, service)
         return (graph, service)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Graph
 import OSM
 import Server
+import Wayfinder
 import Transit
 
 /// The Terre Haute sample map with its GTFS feed (imported once, without landmarks) and a service over it.
@@ -23,7 +24,7 @@ enum TransitFixture {
         importer.buildLandmarks = false
         _ = try importer.run(input: root.appendingPathComponent("Data/terre-haute.osm.gz").path, output: path)
         _ = try TransitImporter().run(feeds: [root.appendingPathComponent("Data/terre-haute-gtfs.zip").path], graphPath: path, output: path)
-        let service = try WayfinderService(graph: RoadGraph(path: path))
+        let service = try WayfinderService(map: OfflineMap(contentsOf: URL(fileURLWithPath: path)))
         cached = service
         return service
     }
