@@ -1,27 +1,49 @@
 import Foundation
 import XCTest
+import Graph
 @testable import Wayfinder
 
 /// The map handle: shared between threads, released with its last reference, async requests and their
 /// cancellation, each stop snapped once, and the trip shapes.
 final class OfflineMapTests: XCTestCase {
     typealias D = DirectionsAPITests
-    static var monacoFile: URL { D.folder.appendingPathComponent("monaco.wfg") }
+    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-offlinemaptests-\(getpid())")
+    static let lock = NSLock()
+    nonisolated(unsafe) static var imported = false
+
+    /// Monaco imported once into this class's own folder (tests here open it several times).
+    static var monacoFile: URL {
+        get throws {
+            lock.lock()
+            defer { lock.unlock() }
+            let output = folder.appendingPathComponent("monaco.wfg")
+            if imported { return output }
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            _ = try GraphImporter().run(input: root.appendingPathComponent("Data/monaco.osm.gz").path, output: output.path)
+            imported = true
+            return output
+        }
+    }
+
+    override class func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+        super.tearDown()
+    }
 
     func request(_ stops: [Coordinate], _ mode: TransportType = .automobile) -> DirectionsRequest {
         DirectionsRequest(stops: stops, transportType: mode, departureDate: D.morning, timeZone: D.monacoZone)
     }
 
     func testOneFreshMapSharedBetweenThreadsAnswersAsOneThreadDoes() throws {
-        _ = try D.monaco()
         let stops = [D.casino, D.port, D.fontvieille, D.larvotto]
         var requests: [DirectionsRequest] = []
         for mode in [TransportType.automobile, .walking] {
             for a in stops { for b in stops where a != b { requests.append(request([a, b], mode)) } }
         }
-        let expected = try requests.map { try Directions($0, map: OfflineMap(contentsOf: Self.monacoFile)).calculate().routes }
+        let expected = try requests.map { try Directions($0, map: OfflineMap(contentsOf: try Self.monacoFile)).calculate().routes }
         // A fresh map: its routers are built by whichever threads ask first, at the same time.
-        let shared = try OfflineMap(contentsOf: Self.monacoFile)
+        let shared = try OfflineMap(contentsOf: try Self.monacoFile)
         final class Results: @unchecked Sendable {
             let lock = NSLock()
             var routes: [Int: [Route]] = [:]
@@ -37,11 +59,10 @@ final class OfflineMapTests: XCTestCase {
     }
 
     func testTheMapAndItsFileGoWithTheLastReference() throws {
-        _ = try D.monaco()
         weak var weakMap: OfflineMap?
         weak var weakFile: AnyObject?
         do {
-            let map = try OfflineMap(contentsOf: Self.monacoFile)
+            let map = try OfflineMap(contentsOf: try Self.monacoFile)
             weakMap = map
             weakFile = map.graph.file
             // Every kind of request, so every router and cache the map has is built.
@@ -96,7 +117,7 @@ final class OfflineMapTests: XCTestCase {
 
     #if DEBUG
     func testEachStopIsSnappedOnce() throws {
-        let map = try OfflineMap(contentsOf: { _ = try? D.monaco(); return Self.monacoFile }())
+        let map = try OfflineMap(contentsOf: try Self.monacoFile)
         func snaps(_ body: () throws -> Void) rethrows -> Int {
             let before = map.snapCount
             try body()
