@@ -37,11 +37,17 @@ let package = Package(
         .target(name: "Transit", dependencies: ["Graph", "Routing", "CZlib"]),
         // The public, MapKit-shaped Swift API and the output encoders (JSON, GeoJSON, GPX, encoded polyline).
         .target(name: "Wayfinder", dependencies: ["Routing", "Graph", "Transit"]),
+        // The front ends (Batch, Server, the CLI) depend on Wayfinder alone (and their C shims), so the compiler keeps them
+        // out of the engine's modules: what they need of Graph, Routing and Transit, Wayfinder offers through `OfflineMap`.
         // Batch routing of job files: job parsing (CSV, NDJSON), the ordered multi-threaded runner, resume, shards.
-        .target(name: "Batch", dependencies: ["Wayfinder", "Routing", "Graph"]),
+        .target(name: "Batch", dependencies: ["Wayfinder"]),
         // The HTTP server: libmicrohttpd plumbing, OSRM-compatible endpoints, roads by bounding box, the offline map page.
-        .target(name: "Server", dependencies: ["CMicroHTTPD", "Wayfinder", "Routing", "Graph", "Transit"]),
+        .target(name: "Server", dependencies: ["CMicroHTTPD", "Wayfinder"]),
         // The command-line tool (its folder is not `Sources/wayfinder`, which would differ from `Sources/Wayfinder` only by case).
+        // Every command routes through Wayfinder's `OfflineMap`; OSM, Graph, Routing and Transit stay only for `import`
+        // (ImportCommand, TransitImportStep, CleanupOnSignal's temporary files, the demo's import), for `info`'s report of
+        // the file's sections, hierarchies and timetable (it shares TransitReport with the import), and the demo's
+        // snapping figures — until the import moves behind a Wayfinder API.
         .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch", "Transit", "Server"], path: "Sources/WayfinderCLI"),
 
         // Fuzzing: the parsers as fuzz targets (Tools/Fuzz/Harnesses), and the libFuzzer driver / corpus replayer over them

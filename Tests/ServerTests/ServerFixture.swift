@@ -19,8 +19,9 @@ enum ServerFixture {
         lock.lock()
         defer { lock.unlock() }
         if let cached { return cached }
-        let graph = try SampleGraph.monaco().graph
-        let service = try WayfinderService(graph: graph)
+        let sample = try SampleGraph.monaco()
+        let graph = sample.graph
+        let service = try WayfinderService(map: OfflineMap(contentsOf: URL(fileURLWithPath: sample.graphPath)))
         cached = (graph, service)
         return (graph, service)
     }

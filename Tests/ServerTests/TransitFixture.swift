@@ -2,6 +2,7 @@ import Foundation
 import Graph
 import OSM
 import Server
+import Wayfinder
 import Transit
 import TestSupport
 
@@ -17,7 +18,7 @@ enum TransitFixture {
         lock.lock()
         defer { lock.unlock() }
         if let cached { return cached }
-        let service = try WayfinderService(graph: SampleGraph.terreHauteTransit().graph)
+        let service = try WayfinderService(map: OfflineMap(contentsOf: URL(fileURLWithPath: SampleGraph.terreHauteTransit().graphPath)))
         cached = service
         return service
     }
