@@ -126,6 +126,14 @@ public final class Router: @unchecked Sendable {
         return try routes(through: try snapStops(stops, maxDistance: options.maxSnappingDistance), alternatives: options.alternatives)
     }
 
+    /// Travel time and distance of the best route through `stops` in order, without geometry or steps.
+    public func eta(through stops: [Coordinate], options: RouteOptions = RouteOptions()) throws(RoutingError) -> RouteEstimate {
+        var single = options
+        single.alternatives = 0
+        let found = try routes(through: stops, options: single)
+        return RouteEstimate(distance: found.routes[0].distance, expectedTravelTime: found.routes[0].expectedTravelTime, waypoints: found.waypoints)
+    }
+
     /// The best route through stops already snapped (`snapStops`, or the server's snapping with a radius per stop),
     /// then up to `alternatives` really different ones.
     ///
