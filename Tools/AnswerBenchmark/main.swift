@@ -102,6 +102,7 @@ let endpoints = pairs.map { pair -> (SearchEndpoint, SearchEndpoint) in
     return (SearchEndpoint(s[0], in: graph), SearchEndpoint(s[1], in: graph))
 }
 say("answer-benchmark \(graphPath): \(mode), \(pairs.count) routable pairs (of \(drawn) drawn), \(runs) passes")
+say(String(format: "  first pair %.6f,%.6f %.6f,%.6f", pairs[0].0.latitude, pairs[0].0.longitude, pairs[0].1.latitude, pairs[0].1.longitude))
 
 /// Per-pass figures of one measured loop.
 struct Figures { var p50: [Double] = []; var p90: [Double] = [] }
