@@ -12,11 +12,15 @@ public struct Snapper: Sendable {
     public let profile: ProfileGraph
     /// Extra metres a main-network road may lie beyond an island road for a stop to move there when a leg finds no route.
     public var islandTolerance: Double = 50
+    /// The edge of every spatial-index item, looked up instead of searched for per item.
+    let itemEdges: SpatialIndexItemEdges
 
     public init(graph: RoadGraph, profile: ProfileGraph) {
         self.graph = graph
         self.profile = profile
+        itemEdges = SpatialIndexItemEdges(graph: graph)
     }
+
 
     /// Whether the profile may use edge e in at least one direction.
     @inline(__always) public func isUsable(_ e: Int) -> Bool {
@@ -26,18 +30,17 @@ public struct Snapper: Sendable {
     /// Whether edge e belongs to the main network: an end of it is on the main network, and no end is on an island
     /// (an end closed by a barrier does not count).
     public func isOnMainNetwork(_ e: Int) -> Bool {
-        let ends = [Int(graph.edgeFrom[e]), Int(graph.edgeTo[e])]
+        let from = Int(graph.edgeFrom[e]), to = Int(graph.edgeTo[e])
         var main = false
-        for n in ends {
-            if profile.island[n] == 0 { main = true } else if !profile.isBlocked(graph.nodeFlags[n]) { return false }
-        }
+        if profile.island[from] == 0 { main = true } else if !profile.isBlocked(graph.nodeFlags[from]) { return false }
+        if profile.island[to] == 0 { main = true } else if !profile.isBlocked(graph.nodeFlags[to]) { return false }
         return main
     }
 
     /// The snapped location of `coordinate` on its nearest road, or nil when no usable road lies within `maxDistance` metres.
     public func snap(_ coordinate: Coordinate, maxDistance: Double = 1000) -> SnappedLocation? {
         let nearest = graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude,
-                                            count: 1, maxDistance: maxDistance, filter: isUsable)
+                                            count: 1, maxDistance: maxDistance, itemEdges: itemEdges, filter: isUsable)
         return nearest.first.map { location(of: $0, query: coordinate) }
     }
 
@@ -48,7 +51,7 @@ public struct Snapper: Sendable {
         guard !isOnMainNetwork(nearest.edge) else { return nil }
         let limit = min(maxDistance, nearest.distance + islandTolerance)
         let coordinate = nearest.query
-        return graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude, count: 1, maxDistance: limit,
+        return graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude, count: 1, maxDistance: limit, itemEdges: itemEdges,
                                      filter: { isUsable($0) && isOnMainNetwork($0) }).first.map { location(of: $0, query: coordinate) }
     }
 
@@ -62,15 +65,26 @@ public struct Snapper: Sendable {
     /// Turns a spatial-index candidate into a snapped location (fraction along the edge by length).
     public func location(of candidate: SnapCandidate, query: Coordinate) -> SnappedLocation {
         let e = candidate.edge
-        let cumulative = graph.cumulativeDistances(ofEdge: e)
-        let total = cumulative[cumulative.count - 1]
+        // The cumulative distances of `cumulativeDistances(ofEdge:)` at the candidate's segment and at the end, summed
+        // the same way, without the array.
+        let first = Int(graph.edgeShapeStart[e]), last = Int(graph.edgeShapeStart[e + 1])
+        let count = last - first + 2
+        var total = 0.0, atSegment = 0.0, atSegmentEnd = 0.0
+        var previous = graph.polylinePoint(ofEdge: e, 0, shapeStart: first, shapeEnd: last)
+        for i in 1..<count {
+            let point = graph.polylinePoint(ofEdge: e, i, shapeStart: first, shapeEnd: last)
+            total = total + Geo.distance(lat1: previous.latitude, lon1: previous.longitude, lat2: point.latitude, lon2: point.longitude)
+            if i == candidate.segment { atSegment = total }
+            if i == candidate.segment + 1 { atSegmentEnd = total }
+            previous = point
+        }
         var fraction: Double
         if candidate.segment == 0 && candidate.segmentFraction <= 0 {
             fraction = 0
-        } else if candidate.segment == cumulative.count - 2 && candidate.segmentFraction >= 1 {
+        } else if candidate.segment == count - 2 && candidate.segmentFraction >= 1 {
             fraction = 1
         } else {
-            let along = cumulative[candidate.segment] + candidate.segmentFraction * (cumulative[candidate.segment + 1] - cumulative[candidate.segment])
+            let along = atSegment + candidate.segmentFraction * (atSegmentEnd - atSegment)
             fraction = total > 0 ? min(1, max(0, along / total)) : 0
         }
         let label = graph.label(ofEdge: e)
