@@ -240,7 +240,7 @@ public final class TransitRouter: @unchecked Sendable {
         }
     }
 
-    private func walkLeg(from: TransitStop, to: TransitStop, leaving: Int, seconds: Int, distance: Double) -> TransitLeg {
+    func walkLeg(from: TransitStop, to: TransitStop, leaving: Int, seconds: Int, distance: Double) -> TransitLeg {
         var geometry = [from.coordinate, to.coordinate]
         var steps: [RouteStep] = []
         if let found = try? footRouter.routes(through: [from.coordinate, to.coordinate]).routes.first {
@@ -252,14 +252,14 @@ public final class TransitRouter: @unchecked Sendable {
                           distance: distance, geometry: geometry, steps: steps, ride: nil)
     }
 
-    private func walk(_ result: SearchResult, from origin: Coordinate, to destination: Coordinate, names: (String, String), leaving: Date) -> TransitItinerary {
+    func walk(_ result: SearchResult, from origin: Coordinate, to destination: Coordinate, names: (String, String), leaving: Date) -> TransitItinerary {
         let t = Int(leaving.timeIntervalSince1970.rounded())
         let leg = walkLeg(from: TransitStop(id: "", name: names.0, coordinate: origin), to: TransitStop(id: "", name: names.1, coordinate: destination),
                           leaving: t, seconds: Int(result.duration.rounded(.up)), distance: result.distance)
         return TransitItinerary(legs: [leg], departure: leg.departure, arrival: leg.arrival, walkingDistance: result.distance, rides: 0)
     }
 
-    private func itinerary(_ parts: [JourneyPart], origin: Coordinate, destination: Coordinate, names: (String, String),
+    func itinerary(_ parts: [JourneyPart], origin: Coordinate, destination: Coordinate, names: (String, String),
                            access: [Int: (stop: Int, seconds: Int, distance: Double)],
                            egress: [Int: (stop: Int, seconds: Int, distance: Double)]) -> TransitItinerary {
         var legs: [TransitLeg] = []
