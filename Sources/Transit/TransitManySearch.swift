@@ -52,11 +52,31 @@ extension TransitRouter {
         var moved: OriginSearch? = nil
         var results: [Result<TransitArrival, TransitError>] = []
         results.reserveCapacity(places.count)
-        for place in places {
-            let snapped: SnappedStop
-            do { snapped = try endpoint(place, stop: 1, options: options) } catch { results.append(.failure(error)); continue }
-            if let found = try arrival(from: nearest, to: SearchEndpoint(snapped.nearest, in: graph), origin: origin, place: place,
-                                       departure: t, around: around, options: options, refine: refine) {
+        // First the rides to every place; then the walks from the origin, in one one-to-many foot search, to the places
+        // whose walk might beat their rides (the pair query's lower-bound test); then each answer.
+        var prepared: [(snapped: SnappedStop, end: SearchEndpoint, egress: [(stop: Int, seconds: Int, distance: Double)],
+                        ride: (arrival: Int, rides: Int, stop: Int, round: Int)?)?] = []
+        var walkTargets: [SearchEndpoint] = [], walkIndex: [Int: Int] = [:]
+        for (i, place) in places.enumerated() {
+            guard let snapped = try? endpoint(place, stop: 1, options: options) else { prepared.append(nil); continue }
+            let end = SearchEndpoint(snapped.nearest, in: graph)
+            let egress = walks(at: end, towards: true, maxWalk: options.maxWalk, deadline: options.deadline)
+            let ride = bestRideArrival(nearest.labels, egress: egress)
+            prepared.append((snapped, end, egress, ride))
+            if ride == nil || walkLowerBound(nearest.point, end) < Double(ride!.arrival - t) { walkIndex[i] = walkTargets.count; walkTargets.append(end) }
+        }
+        if let deadline = options.deadline, Date() > deadline { throw .timedOut }
+        let walkTimes = footOneToMany.routes(from: nearest.point, to: walkTargets)
+        if let deadline = options.deadline, Date() > deadline { throw .timedOut }
+        for (i, place) in places.enumerated() {
+            guard let ready = prepared[i] else {
+                do { _ = try endpoint(place, stop: 1, options: options) } catch { results.append(.failure(error)) }
+                continue
+            }
+            let snapped = ready.snapped
+            let walkOnly: OneToManyEntry?? = walkIndex[i].map { walkTimes[$0] }
+            if let found = try arrival(from: nearest, to: ready.end, origin: origin, place: place, departure: t, around: around, options: options,
+                                       refine: refine, egress: ready.egress, ride: ready.ride, walkOnly: walkOnly) {
                 results.append(.success(found)); continue
             }
             // No itinerary at all, not even walking: the pair query moves its ends off small islands and searches again.
@@ -154,19 +174,33 @@ extension TransitRouter {
     }
 
     /// One place's answer from an origin's search, or nil when the pair has no itinerary at all.
+    /// The least time walking could take between two points (straight line at the foot profile's top speed), seconds.
+    private func walkLowerBound(_ a: SearchEndpoint, _ b: SearchEndpoint) -> Double {
+        a.coordinate.distance(to: b.coordinate) / (footRouter.search.space.maximumSpeed * 1000)
+    }
+
+    /// One place's answer from an origin's search, or nil when the pair has no itinerary at all. `egress`, `ride` and
+    /// `walkOnly` (nil: not searched yet; .some(nil): no walking route) may come from a batch; else they are searched here.
     private func arrival(from search: OriginSearch, to end: SearchEndpoint, origin: Coordinate, place: Coordinate, departure t: Int,
-                         around: (dayStarts: [Int], active: [UInt8]), options: TransitOptions, refine: Bool) throws(TransitError) -> TransitArrival? {
-        let egress = walks(at: end, towards: true, maxWalk: options.maxWalk, deadline: options.deadline)
+                         around: (dayStarts: [Int], active: [UInt8]), options: TransitOptions, refine: Bool,
+                         egress given: [(stop: Int, seconds: Int, distance: Double)]? = nil, ride givenRide: (arrival: Int, rides: Int, stop: Int, round: Int)?? = nil,
+                         walkOnly givenWalk: OneToManyEntry?? = nil) throws(TransitError) -> TransitArrival? {
+        let egress = given ?? walks(at: end, towards: true, maxWalk: options.maxWalk, deadline: options.deadline)
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
-        let ride = bestRideArrival(search.labels, egress: egress)
+        let ride = givenRide ?? bestRideArrival(search.labels, egress: egress)
         // Walking only, when its straight-line lower bound could beat the rides (as the pair query decides).
-        let walkLowerBound = search.point.coordinate.distance(to: end.coordinate) / (footRouter.search.space.maximumSpeed * 1000)
-        if ride == nil || walkLowerBound < Double(ride!.arrival - t), let walk = footRouter.search.route(from: search.point, to: end),
+        if ride == nil || walkLowerBound(search.point, end) < Double(ride!.arrival - t),
+           let walk = givenWalk ?? footOneToMany.routes(from: search.point, to: [end])[0],
            ride == nil || Double(t) + walk.duration < Double(ride!.arrival) {
             let leaving = Date(timeIntervalSince1970: TimeInterval(t))
+            var shown: TransitItinerary? = nil
+            var distance = walk.distance
+            if refine, let route = footRouter.search.route(from: search.point, to: end) {
+                shown = self.walk(route, from: origin, to: place, names: ("origin", "destination"), leaving: leaving)
+                distance = route.distance
+            }
             return TransitArrival(arrival: leaving.addingTimeInterval(TimeInterval(Int(walk.duration.rounded(.up)))), rides: 0,
-                                  walkingDistance: walk.distance, firstBoarding: nil,
-                                  itinerary: refine ? self.walk(walk, from: origin, to: place, names: ("origin", "destination"), leaving: leaving) : nil)
+                                  walkingDistance: distance, firstBoarding: nil, itinerary: shown)
         }
         guard let ride else { return nil }
         let egressAt = Dictionary(egress.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })

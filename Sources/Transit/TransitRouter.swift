@@ -17,6 +17,8 @@ public final class TransitRouter: @unchecked Sendable {
     /// Service days and calendars around query times.
     public let window: ServiceWindow
     public let footRouter: Router
+    /// Walking times from one point to many (the same times as `footRouter.search.route`), for one-to-many searches.
+    public let footOneToMany: OneToManySearch
     /// Each stop's point on the foot graph (nil when off the network).
     public let stopEndpoints: [SearchEndpoint?]
     private let stopGrid: StopGrid
@@ -40,6 +42,7 @@ public final class TransitRouter: @unchecked Sendable {
             let prefix = "\(graph.file.path) is corrupt: "
             throw .graph(.corrupt(path: graph.file.path, message: message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message))
         }
+        footOneToMany = OneToManySearch(space: footRouter.search.space)
         let transfers = try TransferBuilder(graph: graph)
         stopEndpoints = transfers.snapStops(timetable)
         var lats: [Int32] = [], lons: [Int32] = []
