@@ -1,6 +1,7 @@
 import Foundation
 import Graph
 import Transit
+import Wayfinder
 
 /// `/health` and `/info`: liveness, and the graph's metadata (bounds, counts, profiles, timetable flag and
 /// service range, limits) for clients and the map.
@@ -39,8 +40,8 @@ enum InfoEndpoint {
             ("limits", .object([
                 ("routeCoordinates", .int(limits.maximumRouteCoordinates)), ("tableCells", .int(limits.maximumTableCells)),
                 ("tripCoordinates", .int(limits.maximumTripCoordinates)), ("nearestResults", .int(limits.maximumNearestResults)),
-                ("alternatives", .int(limits.maximumAlternatives)), ("defaultRadius", .number(limits.defaultRadius)),
-                ("maximumRadius", .number(limits.maximumRadius)), ("requestSeconds", .number(limits.requestTimeLimit)),
+                ("alternatives", .int(limits.maximumAlternatives)), ("defaultRadius", .number(limits.defaultRadius, decimals: 3)),
+                ("maximumRadius", .number(limits.maximumRadius, decimals: 3)), ("requestSeconds", .number(limits.requestTimeLimit, decimals: 3)),
             ])),
         ]
         return .object(fields)

@@ -58,7 +58,7 @@ enum RoadsEndpoint {
             let line = GeometrySimplifier.simplify(points, tolerance: metresPerPixel)
             roads.append(.array([.int(tier(highway)), .string(PolylineEncoder.encode(line, precision: 5))]))
         }
-        return .object([("code", .string("Ok")), ("zoom", .number(zoom)), ("tiers", .int(maxTier + 1)),
+        return .object([("code", .string("Ok")), ("zoom", .number(zoom, decimals: 3)), ("tiers", .int(maxTier + 1)),
                         ("truncated", .bool(truncated)), ("roads", .array(roads))])
     }
 

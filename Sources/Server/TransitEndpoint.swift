@@ -63,20 +63,12 @@ enum TransitEndpoint {
         return Array("{\"code\":\"Ok\",".utf8) + Array(document.utf8.dropFirst())
     }
 
-    /// A query time: local time in the feed's zone when it has no offset (2017-05-10T08:30), or ISO 8601 with an
-    /// offset (2017-05-10T08:30:00-04:00; write `+` as %2B in URLs).
+    /// A query time (`ISO8601`): local time in the feed's zone when it has no offset (2017-05-10T08:30), or with an
+    /// offset (2017-05-10T08:30:00-04:00; write `+` as %2B in URLs) or Z.
     static func parseTime(_ text: String, option: String, zone: TimeZone) throws(OSRMError) -> Date {
-        if let local = ServiceDay.parseLocal(text) {
-            return Date(timeIntervalSince1970: TimeInterval(ServiceDay.instant(day: local.day, secondOfDay: local.secondOfDay, in: zone)))
+        do { return try ISO8601.date(from: text, timeZone: zone) } catch {
+            throw .invalidQuery("\(option) \(error.description); without an offset the time is the feed's local time")
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        for pattern in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX"] {
-            formatter.dateFormat = pattern
-            if let date = formatter.date(from: text) { return date }
-        }
-        throw .invalidQuery("\(option) '\(text)' is not an ISO 8601 date-time such as 2017-05-10T08:30 (the feed's local time) or 2017-05-10T08:30:00-04:00")
     }
 }
 

@@ -1,6 +1,7 @@
 import Batch
 import Foundation
 import Graph
+import Wayfinder
 
 /// `wayfinder batch`: routes a file of jobs (NDJSON or CSV) on all cores, one row per job in input order.
 enum BatchCommand {
@@ -72,11 +73,8 @@ enum BatchCommand {
             options.timeZone = zone
         }
         if let mode = args.value("--mode") {
-            switch mode {
-            case "car", "driving", "automobile": options.defaultMode = "car"
-            case "foot", "walking", "walk": options.defaultMode = "foot"
-            default: throw CommandError.usage("--mode must be car or foot, not '\(mode)'")
-            }
+            guard let type = TransportType(name: mode), type != .transit else { throw CommandError.usage("--mode must be car or foot, not '\(mode)'") }
+            options.defaultMode = type.profileName
         }
         if let d = args.value("--depart") { options.defaultDeparture = try RouteCommand.parseDate(d, option: "--depart", timeZone: options.timeZone) }
         if let text = args.value("--max-snap") {
