@@ -1,4 +1,5 @@
 import Batch
+import Wayfinder
 import Foundation
 import Routing
 import XCTest
@@ -202,10 +203,10 @@ final class BatchTests: XCTestCase {
             XCTAssertEqual(book.places["Port"], Coordinate(latitude: 43.7312, longitude: 7.4197))
         }
         XCTAssertThrowsError(try PlaceBook(contentsOfFile: try write("\(String(repeating: "x", count: 40)),43.7,7.4\n", "p2"), limits: BatchLimits(maxNameBytes: 32))) {
-            XCTAssertTrue("\($0)".contains("line 1: the name is 40 bytes long, more than the 32 a name may have (--max-name-bytes)"), "\($0)")
+            XCTAssertTrue("\($0)".contains(":1: the name is 40 bytes long, more than the 32 a name may have (--max-name-bytes)"), "\($0)")
         }
         XCTAssertThrowsError(try PlaceBook(contentsOfFile: try write("\(String(repeating: "x", count: 400)),43.7,7.4\n", "p3"), limits: BatchLimits(maxNameBytes: 32))) {
-            XCTAssertTrue("\($0)".contains("line 1: 409 bytes, longer than a place may be"), "\($0)")
+            XCTAssertTrue("\($0)".contains(":1: a line longer than a place may be"), "\($0)")
         }
         XCTAssertThrowsError(try PlaceBook(contentsOfFile: try write("a,95,7.4\n", "p4"))) { XCTAssertTrue("\($0)".contains("is not a coordinate"), "\($0)") }
     }
