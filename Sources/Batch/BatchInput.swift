@@ -1,5 +1,4 @@
 import Foundation
-import Routing
 import Wayfinder
 
 /// Why a batch cannot start: the input is missing, unreadable or not a job file.

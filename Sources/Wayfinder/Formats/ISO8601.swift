@@ -146,6 +146,12 @@ public enum ISO8601 {
         return Date(timeIntervalSince1970: TimeInterval(dayNumber * 86_400 + secondOfDay - offset) + fraction)
     }
 
+    /// Whether a date-time text has no offset (its time is wall-clock time in some zone): nothing after the seconds.
+    public static func hasNoOffset(_ text: String) -> Bool {
+        guard let t = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "T") || $0 == UInt8(ascii: "t") || $0 == UInt8(ascii: " ") }) else { return false }
+        return !text.utf8[t...].contains { $0 == UInt8(ascii: "Z") || $0 == UInt8(ascii: "z") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 >= 0x80 }
+    }
+
     /// The instant (Unix seconds) of a wall-clock time in `zone`: an ambiguous time on a daylight-saving change is its
     /// first occurrence, and a time inside the skipped hour is moved forward by the gap.
     public static func instant(day: Int, secondOfDay: Int, in zone: TimeZone) -> Int {
