@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Every JSON output of the CLI and batch, made on the bundled samples, validated against its schema in docs/schemas
