@@ -26,105 +26,19 @@ public enum BatchInputFormat: String, Sendable {
     case ndjson, csv
 }
 
-/// Named places for stops given by name: a `name,lat,lon` CSV file (an optional header line is skipped; LF, CRLF
-/// or lone CR line ends). Names longer than the limits' `maxNameBytes` are refused, and so are lines long enough to
-/// hold one (they are never split into fields).
+/// Named places for stops given by name: a places file as `PlacesFile` reads it (`name,lat,lon` lines, an optional
+/// header, RFC 4180 quotes, LF, CRLF or lone CR line ends). Names longer than the limits' `maxNameBytes` are refused,
+/// and so are lines long enough to hold one.
 public struct PlaceBook: Sendable {
     public var places: [String: Coordinate] = [:]
     public init(_ places: [String: Coordinate] = [:]) { self.places = places }
 
     public init(contentsOfFile path: String, limits: BatchLimits = BatchLimits()) throws {
-        guard let data = FileManager.default.contents(atPath: path) else { throw BatchInputError("cannot read places file \(path)") }
-        var lineNumber = 0
-        let bytes = [UInt8](data)
-        var at = 0
-        func nextLine() -> (first: Int, end: Int)? {
-            guard at < bytes.count else { return nil }
-            let first = at
-            while at < bytes.count && bytes[at] != 0x0A && bytes[at] != 0x0D { at += 1 }
-            let end = at
-            if at < bytes.count { at += (bytes[at] == 0x0D && at + 1 < bytes.count && bytes[at + 1] == 0x0A) ? 2 : 1 }
-            return (first, end)
+        let list: [ETAPlace]
+        do { list = try PlacesFile.read(path: path, role: "places", maxNameBytes: limits.maxNameBytes) } catch {
+            throw BatchInputError("places file \(error.description)")
         }
-        while let (first, end) = nextLine() {
-            lineNumber += 1
-            guard end - first <= limits.maxNameBytes + 256 else {
-                throw BatchInputError("places file \(path), line \(lineNumber): \(end - first) bytes, longer than a place may be (a name of at most \(limits.maxNameBytes) bytes, --max-name-bytes)")
-            }
-            var line = String(decoding: bytes[first..<end], as: UTF8.self)
-            if lineNumber == 1 && line.hasPrefix("\u{FEFF}") { line.removeFirst() }
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            let fields: [String]
-            do { fields = try CSV.fields(line) } catch { throw BatchInputError("places file \(path), line \(lineNumber): \(error)") }
-            guard fields.count == 3, let lat = Double(fields[1].trimmingCharacters(in: .whitespaces)),
-                  let lon = Double(fields[2].trimmingCharacters(in: .whitespaces)) else {
-                if lineNumber == 1 { continue } // header
-                throw BatchInputError("places file \(path), line \(lineNumber): expected name,lat,lon")
-            }
-            guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
-                throw BatchInputError("places file \(path), line \(lineNumber): \(fields[1].trimmingCharacters(in: .whitespaces)),\(fields[2].trimmingCharacters(in: .whitespaces)) is not a coordinate (latitude within ±90, longitude within ±180)")
-            }
-            let name = fields[0].trimmingCharacters(in: .whitespaces)
-            guard name.utf8.count <= limits.maxNameBytes else {
-                throw BatchInputError("places file \(path), line \(lineNumber): the name is \(name.utf8.count) bytes long, more than the \(limits.maxNameBytes) a name may have (--max-name-bytes)")
-            }
-            places[name] = Coordinate(latitude: lat, longitude: lon)
-        }
-    }
-}
-
-/// RFC 4180 fields of one record.
-public enum CSV {
-    public struct QuoteError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    /// Splits a record into fields: commas separate, double quotes enclose fields with commas, quotes ("") or newlines.
-    public static func fields(_ record: String) throws -> [String] {
-        var fields: [String] = []
-        var field = ""
-        var quoted = false, wasQuoted = false, afterQuote = false
-        let chars = Array(record.unicodeScalars)
-        var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            if quoted {
-                if c == "\"" {
-                    if i + 1 < chars.count && chars[i + 1] == "\"" { field.unicodeScalars.append(c); i += 1 } else { quoted = false; afterQuote = true }
-                } else { field.unicodeScalars.append(c) }
-            } else if c == "," {
-                fields.append(field); field = ""; wasQuoted = false; afterQuote = false
-            } else if c == "\"" {
-                guard field.isEmpty && !wasQuoted else { throw QuoteError(description: "bad CSV quoting: a quote inside an unquoted field (column \(fields.count + 1))") }
-                quoted = true; wasQuoted = true
-            } else if afterQuote {
-                if c == "\r" && i == chars.count - 1 { break }
-                throw QuoteError(description: "bad CSV quoting: text after a closing quote (column \(fields.count + 1))")
-            } else if c == "\r" && i == chars.count - 1 {
-                break
-            } else {
-                field.unicodeScalars.append(c)
-            }
-            i += 1
-        }
-        if quoted { throw QuoteError(description: "bad CSV quoting: a quoted field is not closed (column \(fields.count + 1))") }
-        fields.append(field)
-        return fields
-    }
-
-    /// Whether a record text has an open quoted field (it continues on the next line).
-    static func isOpen(_ record: String) -> Bool {
-        var count = 0
-        for u in record.utf8 where u == UInt8(ascii: "\"") { count += 1 }
-        return count % 2 == 1
-    }
-
-    /// A field quoted when needed (commas, quotes, newlines).
-    public static func quote(_ field: String) -> String {
-        if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }
-        return field
+        for place in list { places[place.name] = place.coordinate }
     }
 }
 
@@ -199,7 +113,6 @@ public final class JobReader {
     private var columns: [String: Int] = [:]
     /// Lines read but not yet used (read ahead for a multi-line CSV record that did not make a job).
     private var pending: [Line] = []
-    private let dateFormatter: DateFormatter
 
     /// A line of the file: its text ("" when too long), its number, and its length when too long to keep.
     private struct Line { var text: String; var number: Int; var overflow: Int? }
@@ -214,9 +127,6 @@ public final class JobReader {
         self.places = places
         self.timeZone = timeZone
         self.limits = limits
-        dateFormatter = DateFormatter()
-        dateFormatter.locale = Locale(identifier: "en_US_POSIX")
-        dateFormatter.timeZone = timeZone
         var first: String? = nil
         while let line = lines.next() {
             if lines.lastLineOverflow != nil || !line.trimmingCharacters(in: .whitespaces).isEmpty { first = line; break }
@@ -331,47 +241,37 @@ public final class JobReader {
         }
         var modeName: String? = nil
         if let mode {
-            switch mode.lowercased() {
-            case "car", "driving", "automobile": modeName = "car"
-            case "foot", "walking", "walk": modeName = "foot"
-            default: return bad("unknown mode '\(mode)' (car or foot)")
-            }
+            // The one table of mode names; batch routes by road only.
+            guard let type = TransportType(name: mode), type != .transit else { return bad("unknown mode '\(mode)' (car or foot)") }
+            modeName = type.profileName
         }
         if depart != nil && arrive != nil { return bad("give depart or arrive, not both") }
         var departDate: Date? = nil, arriveDate: Date? = nil
-        if let depart { guard let d = parseDate(depart) else { return bad("depart '\(depart)' is not an ISO 8601 date-time such as 2026-12-01T08:30") }; departDate = d }
-        if let arrive { guard let d = parseDate(arrive) else { return bad("arrive '\(arrive)' is not an ISO 8601 date-time such as 2026-12-01T08:30") }; arriveDate = d }
+        if let depart {
+            do { departDate = try ISO8601.date(from: depart, timeZone: timeZone) } catch { return bad("depart \(error.description)") }
+        }
+        if let arrive {
+            do { arriveDate = try ISO8601.date(from: arrive, timeZone: timeZone) } catch { return bad("arrive \(error.description)") }
+        }
         var coordinates: [Coordinate] = []
         for (i, stop) in stops.enumerated() {
             switch stop {
             case let .pair(lat, lon):
-                guard abs(lat) <= 90, abs(lon) <= 180 else { return bad("stop \(i + 1) (\(lat),\(lon)) is outside ±90/±180") }
-                coordinates.append(Coordinate(latitude: lat, longitude: lon))
+                do { coordinates.append(try Coordinate(checkedLatitude: lat, longitude: lon)) } catch { return bad("stop \(i + 1) \(error.description)") }
             case let .invalid(text): return bad("stop \(i + 1) '\(text.prefix(80))' is neither [lat,lon], \"lat,lon\" nor a place name")
             case let .text(text):
                 guard text.utf8.count <= limits.maxNameBytes else {
                     return bad("stop \(i + 1) is \(text.utf8.count) bytes long, more than the \(limits.maxNameBytes) a place name may have (raise it with --max-name-bytes)")
                 }
                 if let c = places.places[text] { coordinates.append(c); continue }
-                let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-                guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else {
-                    return bad("stop \(i + 1) '\(text)' is not lat,lon nor a place in --places")
+                do { coordinates.append(try Coordinate(parsing: text)) } catch {
+                    if error.reason.hasPrefix("is not") { return bad("stop \(i + 1) '\(text)' is not lat,lon nor a place in --places") }
+                    return bad("stop \(i + 1) \(error.description)")
                 }
-                guard abs(lat) <= 90, abs(lon) <= 180 else { return bad("stop \(i + 1) '\(text)' is outside ±90/±180") }
-                coordinates.append(Coordinate(latitude: lat, longitude: lon))
             }
         }
         guard coordinates.count >= 2 else { return bad("a job needs at least two stops, got \(coordinates.count)") }
         return .job(BatchJob(id: id, mode: modeName, depart: departDate, arrive: arriveDate, stops: coordinates, line: line))
-    }
-
-    private func parseDate(_ text: String) -> Date? {
-        for pattern in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm",
-                        "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm"] {
-            dateFormatter.dateFormat = pattern
-            if let date = dateFormatter.date(from: text) { return date }
-        }
-        return nil
     }
 }
 

@@ -32,109 +32,101 @@ public struct BatchRow: Sendable {
     public var text: String
 }
 
-/// Formats results as NDJSON or CSV rows (fixed key and column order; metres and seconds to 0.1).
+/// Formats results as NDJSON or CSV rows, with the names of the route JSON (`expectedTravelTime`, `distance`,
+/// `expectedDepartureDate`, `expectedArrivalDate`, `instructions`), sorted keys, metres and seconds to 0.1
+/// (docs/schemas/batch-job.schema.json). NDJSON rows are written by `JSONWriter`, CSV fields by `CSV`.
 public struct BatchRowFormatter: Sendable {
     public let options: BatchOptions
     public init(options: BatchOptions) { self.options = options }
 
-    /// The CSV header line (with its newline), or nil for NDJSON.
-    public var header: String? {
-        guard options.format == .csv else { return nil }
-        var columns = ["id", "status", "message", "distance", "duration", "departure", "arrival", "leg_distances", "leg_durations"]
+    /// The CSV columns, in order.
+    public var columns: [String] {
+        var columns = ["id", "status", "message", "distance", "expectedTravelTime", "expectedDepartureDate", "expectedArrivalDate",
+                       "legDistances", "legExpectedTravelTimes"]
         if options.geometry != .none { columns.append("geometry") }
         if options.steps { columns.append("steps") }
-        return columns.joined(separator: ",") + "\n"
+        return columns
     }
+
+    /// The CSV header line (with its newline), or nil for NDJSON.
+    public var header: String? { options.format == .csv ? CSV.row(columns) : nil }
 
     public func failure(id: String, status: String, message: String) -> BatchRow {
         switch options.format {
         case .ndjson:
-            return BatchRow(id: id, ok: false, text: "{\"id\":\(Self.json(id)),\"status\":\(Self.json(status)),\"message\":\(Self.json(message))}\n")
+            var w = JSONWriter(capacity: 128)
+            w.beginObject()
+            w.key("id"); w.string(id)
+            w.key("message"); w.string(message)
+            w.key("status"); w.string(status)
+            w.endObject()
+            return BatchRow(id: id, ok: false, text: w.text + "\n")
         case .csv:
-            var fields = [CSV.quote(id), status, CSV.quote(message), "", "", "", "", "", ""]
-            if options.geometry != .none { fields.append("") }
-            if options.steps { fields.append("") }
-            return BatchRow(id: id, ok: false, text: fields.joined(separator: ",") + "\n")
+            var fields = [id, status, message] + Array(repeating: "", count: columns.count - 3)
+            fields.reserveCapacity(columns.count)
+            return BatchRow(id: id, ok: false, text: CSV.row(fields))
         }
     }
 
     public func success(id: String, result: RouteResult) -> BatchRow {
         let route = result.routes[0]
-        let distance = Self.number(route.distance), duration = Self.number(route.expectedTravelTime)
-        let departure = Self.iso8601(result.expectedDepartureDate, in: result.timeZone)
-        let arrival = Self.iso8601(result.expectedArrivalDate, in: result.timeZone)
-        var geometry: String? = nil
-        switch options.geometry {
-        case .none: break
-        case .polyline: geometry = PolylineEncoder.encode(route.polyline, precision: 5)
-        case .polyline6: geometry = PolylineEncoder.encode(route.polyline, precision: 6)
-        case .geojson: geometry = GeoJSONEncoder().encode(result).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
         switch options.format {
         case .ndjson:
-            var s = "{\"id\":\(Self.json(id)),\"status\":\"ok\",\"message\":\"\",\"distance\":\(distance),\"duration\":\(duration)"
-            s += ",\"departure\":\"\(departure)\",\"arrival\":\"\(arrival)\",\"legs\":["
-            s += route.legs.map { "{\"distance\":\(Self.number($0.distance)),\"duration\":\(Self.number($0.expectedTravelTime))}" }.joined(separator: ",")
-            s += "]"
-            if let geometry { s += ",\"geometry\":" + (options.geometry == .geojson ? geometry : Self.json(geometry)) }
-            if options.steps {
-                s += ",\"steps\":[" + route.steps.map {
-                    "{\"instruction\":\(Self.json($0.instructions)),\"distance\":\(Self.number($0.distance)),\"duration\":\(Self.number($0.expectedTravelTime))}"
-                }.joined(separator: ",") + "]"
+            var w = JSONWriter(capacity: 512)
+            w.beginObject()
+            w.key("distance"); w.numberOrNull(route.distance, decimals: 1)
+            w.key("expectedArrivalDate"); w.string(ISO8601.string(result.expectedArrivalDate, in: result.timeZone))
+            w.key("expectedDepartureDate"); w.string(ISO8601.string(result.expectedDepartureDate, in: result.timeZone))
+            w.key("expectedTravelTime"); w.numberOrNull(route.expectedTravelTime, decimals: 1)
+            switch options.geometry {
+            case .none: break
+            case .polyline: w.key("geometry"); w.string(PolylineEncoder.encode(route.polyline, precision: 5))
+            case .polyline6: w.key("geometry"); w.string(PolylineEncoder.encode(route.polyline, precision: 6))
+            case .geojson: w.key("geometry"); w.raw(JSONValue.lineString(route.polyline).encoded())
             }
-            return BatchRow(id: id, ok: true, text: s + "}\n")
+            w.key("id"); w.string(id)
+            w.key("legs"); w.beginArray()
+            for leg in route.legs {
+                w.beginObject()
+                w.key("distance"); w.numberOrNull(leg.distance, decimals: 1)
+                w.key("expectedTravelTime"); w.numberOrNull(leg.expectedTravelTime, decimals: 1)
+                w.endObject()
+            }
+            w.endArray()
+            w.key("message"); w.string("")
+            w.key("status"); w.string("ok")
+            if options.steps {
+                w.key("steps"); w.beginArray()
+                for step in route.steps {
+                    w.beginObject()
+                    w.key("distance"); w.numberOrNull(step.distance, decimals: 1)
+                    w.key("expectedTravelTime"); w.numberOrNull(step.expectedTravelTime, decimals: 1)
+                    w.key("instructions"); w.string(step.instructions)
+                    w.endObject()
+                }
+                w.endArray()
+            }
+            w.endObject()
+            return BatchRow(id: id, ok: true, text: w.text + "\n")
         case .csv:
-            var fields = [CSV.quote(id), "ok", "", distance, duration, departure, arrival,
+            var fields = [id, "ok", "", Self.number(route.distance), Self.number(route.expectedTravelTime),
+                          ISO8601.string(result.expectedDepartureDate, in: result.timeZone),
+                          ISO8601.string(result.expectedArrivalDate, in: result.timeZone),
                           route.legs.map { Self.number($0.distance) }.joined(separator: ";"),
                           route.legs.map { Self.number($0.expectedTravelTime) }.joined(separator: ";")]
-            if let geometry { fields.append(CSV.quote(geometry)) }
-            if options.steps { fields.append(CSV.quote(route.steps.map(\.instructions).joined(separator: " | "))) }
-            return BatchRow(id: id, ok: true, text: fields.joined(separator: ",") + "\n")
-        }
-    }
-
-    /// Metres or seconds to 0.1, without trailing zeros ("12.3", "75"), as `route --format json` writes them.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        let tenths = Int64((value * 10).rounded())
-        let sign = tenths < 0 ? "-" : ""
-        let m = tenths.magnitude
-        return m % 10 == 0 ? "\(sign)\(m / 10)" : "\(sign)\(m / 10).\(m % 10)"
-    }
-
-    /// ISO 8601 with the zone's offset at that date, whole seconds.
-    static func iso8601(_ date: Date, in zone: TimeZone) -> String {
-        let t = date.timeIntervalSince1970.rounded()
-        let rounded = Date(timeIntervalSince1970: t.isFinite ? t : 0)
-        var offset = zone.secondsFromGMT(for: rounded)
-        if offset % 60 != 0 { offset = 0 }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: offset) ?? TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: rounded)
-        func pad(_ v: Int?, _ w: Int) -> String { let s = String(v ?? 0); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        let sign = offset < 0 ? "-" : "+"
-        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))\(sign)\(pad(abs(offset) / 3600, 2)):\(pad(abs(offset) % 3600 / 60, 2))"
-    }
-
-    /// A JSON string literal.
-    static func json(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 || u == "\u{2028}" || u == "\u{2029}" {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else { out.unicodeScalars.append(u) }
+            switch options.geometry {
+            case .none: break
+            case .polyline: fields.append(PolylineEncoder.encode(route.polyline, precision: 5))
+            case .polyline6: fields.append(PolylineEncoder.encode(route.polyline, precision: 6))
+            case .geojson: fields.append(JSONValue.lineString(route.polyline).serialized())
             }
+            if options.steps { fields.append(route.steps.map(\.instructions).joined(separator: " | ")) }
+            return BatchRow(id: id, ok: true, text: CSV.row(fields))
         }
-        return out + "\""
     }
+
+    /// Metres or seconds to 0.1, without trailing zeros ("12.3", "75"), as every JSON output writes them.
+    static func number(_ value: Double) -> String { FixedDecimal.string(value, decimals: 1) }
 }
 
 /// Routes one job into a row.
@@ -211,7 +203,7 @@ public enum ResumeScanner {
         let bytes = [UInt8](data)
         let formatter = BatchRowFormatter(options: options)
         let expectedHeader = formatter.header.map { String($0.dropLast()) }
-        let expectedColumns = expectedHeader.map { $0.split(separator: ",").count } ?? 0
+        let expectedColumns = options.format == .csv ? formatter.columns.count : 0
         var index = 0
         var checkedKeys = false
         for (text, recordStart, recordLine, complete) in records(bytes, format: options.format) {

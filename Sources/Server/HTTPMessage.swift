@@ -1,3 +1,5 @@
+import Wayfinder
+
 /// One HTTP request as the server hands it to a handler: method, decoded path and query arguments in order.
 public struct HTTPRequest: Sendable {
     public var method: String

@@ -39,8 +39,8 @@ enum InfoEndpoint {
             ("limits", .object([
                 ("routeCoordinates", .int(limits.maximumRouteCoordinates)), ("tableCells", .int(limits.maximumTableCells)),
                 ("tripCoordinates", .int(limits.maximumTripCoordinates)), ("nearestResults", .int(limits.maximumNearestResults)),
-                ("alternatives", .int(limits.maximumAlternatives)), ("defaultRadius", .number(limits.defaultRadius)),
-                ("maximumRadius", .number(limits.maximumRadius)), ("requestSeconds", .number(limits.requestTimeLimit)),
+                ("alternatives", .int(limits.maximumAlternatives)), ("defaultRadius", .number(limits.defaultRadius, decimals: 3)),
+                ("maximumRadius", .number(limits.maximumRadius, decimals: 3)), ("requestSeconds", .number(limits.requestTimeLimit, decimals: 3)),
             ])),
         ]
         return .object(fields)

@@ -10,8 +10,10 @@ public struct OSRMRequest: Sendable {
     /// The query options, by name (a repeated option keeps its last value).
     public var options: [String: String]
 
-    /// The profile names accepted in URLs, with the graph profile each stands for.
-    public static let profileAliases: [String: String] = ["driving": "car", "car": "car", "walking": "foot", "foot": "foot"]
+    /// The profile names accepted in URLs, with the graph profile each stands for: the road names of Wayfinder's one
+    /// table of mode names (`TransportType.acceptedNames`: driving, car, automobile, walking, foot, walk).
+    public static let profileAliases: [String: String] = Dictionary(
+        TransportType.acceptedNames.filter { $0.type != .transit }.map { ($0.name, $0.type.profileName) }, uniquingKeysWith: { a, _ in a })
 
     /// Parses the path and query of `request`; the service must be one of `services`.
     public init(_ request: HTTPRequest, services: Set<String>) throws(OSRMError) {

@@ -34,7 +34,7 @@ enum RoadsEndpoint {
         let roads: [JSONValue] = found.roads.map { road in
             .array([.int(road.tier), .string(PolylineEncoder.encode(GeometrySimplifier.simplify(road.coordinates, tolerance: metresPerPixel), precision: 5))])
         }
-        return .object([("code", .string("Ok")), ("zoom", .number(zoom)), ("tiers", .int(maxTier + 1)),
+        return .object([("code", .string("Ok")), ("zoom", .number(zoom, decimals: 3)), ("tiers", .int(maxTier + 1)),
                         ("truncated", .bool(truncated)), ("roads", .array(roads))])
     }
 }

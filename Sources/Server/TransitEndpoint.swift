@@ -63,11 +63,12 @@ enum TransitEndpoint {
         return Array("{\"code\":\"Ok\",".utf8) + Array(document.utf8.dropFirst())
     }
 
-    /// A query time: local time in the feed's zone when it has no offset (2017-05-10T08:30), or ISO 8601 with an
-    /// offset (2017-05-10T08:30:00-04:00; write `+` as %2B in URLs), as the map reads transit times.
+    /// A query time (`ISO8601`): local time in the feed's zone when it has no offset (2017-05-10T08:30), or with an
+    /// offset (2017-05-10T08:30:00-04:00; write `+` as %2B in URLs) or Z, as the map reads transit times.
     static func parseTime(_ text: String, option: String, map: OfflineMap) throws(OSRMError) -> Date {
-        if let date = map.transitDate(text) { return date }
-        throw .invalidQuery("\(option) '\(text)' is not an ISO 8601 date-time such as 2017-05-10T08:30 (the feed's local time) or 2017-05-10T08:30:00-04:00")
+        do { return try ISO8601.date(from: text, timeZone: map.transitTimeZone ?? .current) } catch {
+            throw .invalidQuery("\(option) \(error.description); without an offset the time is the feed's local time")
+        }
     }
 }
 

@@ -42,6 +42,8 @@ public struct ETAListEntry: Equatable, Sendable {
     public var expectedTravelTime: Double?
     public var distance: Double?
     public var expectedArrivalDate: Date?
+    /// Where the place snapped to a road (nil when it found none).
+    public var waypoint: Waypoint? = nil
 }
 
 /// The answer to an ETA list request: the rows in the request's place order.
@@ -78,13 +80,16 @@ public struct ETAList: Sendable {
         }
         let origin = try map.snap([request.origin], transportType: request.transportType, maximumDistance: request.maximumSnappingDistance)[0]
         var targets: [SnappedPlace] = []
+        var waypoints: [Waypoint?] = []
         var targetIndex: [Int?] = []
         for place in request.places {
             if let snapped = try map.snap(place.coordinate, transportType: request.transportType, maximumDistance: request.maximumSnappingDistance) {
                 targetIndex.append(targets.count)
                 targets.append(snapped)
+                waypoints.append(snapped.waypoint)
             } else {
                 targetIndex.append(nil)
+                waypoints.append(nil)
             }
             try cancel.check()
         }
@@ -94,68 +99,15 @@ public struct ETAList: Sendable {
         let departure = request.departureDate ?? Date()
         let entries = request.places.enumerated().map { i, place -> ETAListEntry in
             guard let t = targetIndex[i] else { return ETAListEntry(place: place, status: .noRoad) }
-            guard let duration = row.duration(0, t), let distance = row.distance(0, t) else { return ETAListEntry(place: place, status: .noRoute) }
+            guard let duration = row.duration(0, t), let distance = row.distance(0, t) else {
+                var entry = ETAListEntry(place: place, status: .noRoute)
+                entry.waypoint = waypoints[i]
+                return entry
+            }
             return ETAListEntry(place: place, status: .ok, expectedTravelTime: duration, distance: distance,
-                                expectedArrivalDate: departure.addingTimeInterval(duration))
+                                expectedArrivalDate: departure.addingTimeInterval(duration), waypoint: waypoints[i])
         }
         return ETAListResponse(entries: entries, expectedDepartureDate: departure, timeZone: request.timeZone)
-    }
-}
-
-/// Writes ETA lists as an aligned text table, a JSON array or CSV.
-public enum ETAListEncoder {
-    /// An aligned table: place, travel time, distance, arrival (ISO 8601 with offset).
-    public static func text(_ entries: [ETAListEntry], timeZone: TimeZone) -> String {
-        let rows = entries.map { entry -> [String] in
-            let name = TextEncoder.clean(entry.place.name)
-            guard entry.status == .ok, let time = entry.expectedTravelTime, let distance = entry.distance, let arrival = entry.expectedArrivalDate else {
-                return [name, "-", "-", entry.status == .noRoad ? "no road" : "no route"]
-            }
-            return [name, TextEncoder.formatDuration(time), TextEncoder.formatDistance(distance), EncodingFormat.iso8601(arrival, in: timeZone)]
-        }
-        return TextEncoder.table(["place", "travel time", "distance", "arrival"], rows, right: [false, true, true, false])
-            .map { String($0.dropFirst(2)) }.joined(separator: "\n") + "\n"
-    }
-
-    /// A JSON array of objects: name, latitude, longitude, expectedTravelTime (s), distance (m),
-    /// expectedArrivalDate, status (`ok`, `no_road`, `no_route`); the figures are null unless ok.
-    public static func json(_ entries: [ETAListEntry], timeZone: TimeZone) -> String {
-        let items = entries.map { entry -> JSONValue in
-            .object([
-                ("name", .string(entry.place.name)),
-                ("latitude", .number(entry.place.coordinate.latitude, decimals: 7)),
-                ("longitude", .number(entry.place.coordinate.longitude, decimals: 7)),
-                ("expectedTravelTime", entry.expectedTravelTime.map { .number($0, decimals: 1) } ?? .null),
-                ("distance", entry.distance.map { .number($0, decimals: 1) } ?? .null),
-                ("expectedArrivalDate", entry.expectedArrivalDate.map { .string(EncodingFormat.iso8601($0, in: timeZone)) } ?? .null),
-                ("status", .string(entry.status.rawValue)),
-            ])
-        }
-        return JSONValue.array(items).serialized(pretty: true, sortedKeys: false)
-    }
-
-    /// CSV with a header `name,lat,lon,expectedTravelTime,distance,expectedArrivalDate,status`; empty figures unless ok.
-    public static func csv(_ entries: [ETAListEntry], timeZone: TimeZone) -> String {
-        var out = "name,lat,lon,expectedTravelTime,distance,expectedArrivalDate,status\n"
-        for entry in entries {
-            let fields = [
-                quote(entry.place.name),
-                EncodingFormat.number(entry.place.coordinate.latitude, decimals: 7),
-                EncodingFormat.number(entry.place.coordinate.longitude, decimals: 7),
-                entry.expectedTravelTime.map { EncodingFormat.number($0, decimals: 1) } ?? "",
-                entry.distance.map { EncodingFormat.number($0, decimals: 1) } ?? "",
-                entry.expectedArrivalDate.map { EncodingFormat.iso8601($0, in: timeZone) } ?? "",
-                entry.status.rawValue,
-            ]
-            out += fields.joined(separator: ",") + "\n"
-        }
-        return out
-    }
-
-    /// An RFC 4180 field: quoted when it holds a comma, quote or line break.
-    static func quote(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

@@ -27,8 +27,8 @@ public struct GPXEncoder: Sendable {
         out += "  <metadata>\n"
         out += "    <name>\(Self.escape("Wayfinder \(result.mode) route"))</name>\n"
         let stops = result.waypoints.count == 1 ? "1 stop" : "\(result.waypoints.count) stops"
-        let description = "\(stops); depart \(EncodingFormat.iso8601(result.expectedDepartureDate, in: tz)), "
-            + "arrive \(EncodingFormat.iso8601(result.expectedArrivalDate, in: tz))"
+        let description = "\(stops); depart \(ISO8601.string(result.expectedDepartureDate, in: tz)), "
+            + "arrive \(ISO8601.string(result.expectedArrivalDate, in: tz))"
             + (result.straightLines ? "; straight lines between stops" : "")
         out += "    <desc>\(Self.escape(description))</desc>\n"
         if let box = Self.bounds(result) {
@@ -43,8 +43,8 @@ public struct GPXEncoder: Sendable {
         for (i, stop) in result.waypoints.enumerated() {
             out += "  <wpt \(Self.position(stop.location))>\n"
             out += "    <name>\(Self.escape(Self.stopName(i, stop)))</name>\n"
-            let desc = "Asked for \(EncodingFormat.number(stop.query.latitude, decimals: 7)), "
-                + "\(EncodingFormat.number(stop.query.longitude, decimals: 7)); "
+            let desc = "Asked for \(FixedDecimal.string(stop.query.latitude, decimals: 7)), "
+                + "\(FixedDecimal.string(stop.query.longitude, decimals: 7)); "
                 + "snapped \(TextEncoder.formatDistance(stop.snappingDistance)) to the road"
             out += "    <desc>\(Self.escape(desc))</desc>\n"
             out += "    <type>stop</type>\n"
@@ -131,13 +131,13 @@ public struct GPXEncoder: Sendable {
 
     /// GPX latitudes are -90...90.
     private static func latitude(_ value: Double) -> String {
-        EncodingFormat.number(value.isFinite ? min(90, max(-90, value)) : 0, decimals: 7)
+        FixedDecimal.string(value.isFinite ? min(90, max(-90, value)) : 0, decimals: 7)
     }
 
     /// GPX longitudes are -180..<180: 180 is written as -180.
     private static func longitude(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
-        let text = EncodingFormat.number(value, decimals: 7)
+        let text = FixedDecimal.string(value, decimals: 7)
         return text == "180" ? "-180" : text
     }
 

@@ -30,8 +30,8 @@ public struct GeoJSONEncoder: Sendable {
                 ("straightLines", .bool(result.straightLines)),
                 ("distance", .number(route.distance, decimals: 1)),
                 ("expectedTravelTime", .number(route.expectedTravelTime, decimals: 1)),
-                ("expectedDepartureDate", .string(EncodingFormat.iso8601(dates.departure, in: tz))),
-                ("expectedArrivalDate", .string(EncodingFormat.iso8601(dates.arrival, in: tz))),
+                ("expectedDepartureDate", .string(ISO8601.string(dates.departure, in: tz))),
+                ("expectedArrivalDate", .string(ISO8601.string(dates.arrival, in: tz))),
             ]))
             for (l, leg) in route.legs.enumerated() {
                 features.append(Self.feature(Self.line(leg.geometry, &extent), [
@@ -78,7 +78,7 @@ public struct GeoJSONEncoder: Sendable {
             members.append(("bbox", .array(box.map { .number($0, decimals: 7) })))
         }
         members.append(("features", .array(features)))
-        return JSONValue.object(members).serialized(pretty: prettyPrinted, sortedKeys: false)
+        return JSONValue.object(members).serialized(pretty: prettyPrinted)
     }
 
     private static func feature(_ geometry: JSONValue, _ properties: [(String, JSONValue)]) -> JSONValue {

@@ -19,7 +19,7 @@ public struct RouteJSONEncoder: Sendable {
 
     /// The whole result: mode, dates, waypoints and routes with legs and steps.
     public func encode(_ result: RouteResult) -> String {
-        document(result).serialized(pretty: prettyPrinted, sortedKeys: true)
+        document(result).serialized(pretty: prettyPrinted)
     }
 
     /// The result as a JSON value, for documents that embed it (trips).
@@ -31,8 +31,8 @@ public struct RouteJSONEncoder: Sendable {
                 ("name", .string(route.name)),
                 ("distance", .number(route.distance, decimals: 1)),
                 ("expectedTravelTime", .number(route.expectedTravelTime, decimals: 1)),
-                ("expectedDepartureDate", .string(EncodingFormat.iso8601(dates.departure, in: tz))),
-                ("expectedArrivalDate", .string(EncodingFormat.iso8601(dates.arrival, in: tz))),
+                ("expectedDepartureDate", .string(ISO8601.string(dates.departure, in: tz))),
+                ("expectedArrivalDate", .string(ISO8601.string(dates.arrival, in: tz))),
                 ("boundingBox", Self.boundingBox(route.boundingBox)),
                 ("legs", .array(route.legs.map(leg))),
             ]
@@ -43,8 +43,8 @@ public struct RouteJSONEncoder: Sendable {
             ("mode", .string(result.mode)),
             ("straightLines", .bool(result.straightLines)),
             ("timeZone", .string(result.timeZone.identifier)),
-            ("expectedDepartureDate", .string(EncodingFormat.iso8601(result.expectedDepartureDate, in: tz))),
-            ("expectedArrivalDate", .string(EncodingFormat.iso8601(result.expectedArrivalDate, in: tz))),
+            ("expectedDepartureDate", .string(ISO8601.string(result.expectedDepartureDate, in: tz))),
+            ("expectedArrivalDate", .string(ISO8601.string(result.expectedArrivalDate, in: tz))),
             ("waypoints", .array(result.waypoints.map(Self.waypoint))),
             ("routes", .array(routes)),
         ])
@@ -56,10 +56,10 @@ public struct RouteJSONEncoder: Sendable {
         let document: JSONValue = .object([
             ("distance", .number(eta.distance, decimals: 1)),
             ("expectedTravelTime", .number(eta.expectedTravelTime, decimals: 1)),
-            ("expectedDepartureDate", .string(EncodingFormat.iso8601(eta.expectedDepartureDate, in: eta.timeZone))),
-            ("expectedArrivalDate", .string(EncodingFormat.iso8601(eta.expectedArrivalDate, in: eta.timeZone))),
+            ("expectedDepartureDate", .string(ISO8601.string(eta.expectedDepartureDate, in: eta.timeZone))),
+            ("expectedArrivalDate", .string(ISO8601.string(eta.expectedArrivalDate, in: eta.timeZone))),
         ])
-        return document.serialized(pretty: prettyPrinted, sortedKeys: true)
+        return document.serialized(pretty: prettyPrinted)
     }
 
     private func geometry(_ coordinates: [Coordinate]) -> [(String, JSONValue)] {

@@ -22,16 +22,16 @@ public struct TextEncoder: Sendable {
         } else {
             lines.append("Wayfinder \(Self.clean(result.mode)) route: \(stops), \(routes)")
         }
-        lines.append("Depart \(EncodingFormat.iso8601(result.expectedDepartureDate, in: tz)), "
-                     + "arrive \(EncodingFormat.iso8601(result.expectedArrivalDate, in: tz))")
+        lines.append("Depart \(ISO8601.string(result.expectedDepartureDate, in: tz)), "
+                     + "arrive \(ISO8601.string(result.expectedArrivalDate, in: tz))")
 
         if !result.waypoints.isEmpty {
             lines.append("")
             lines.append("Stops")
             let rows = result.waypoints.enumerated().map { i, stop in
                 [String(i + 1), stop.name.isEmpty ? (result.straightLines ? "–" : "(unnamed road)") : Self.clean(stop.name),
-                 "\(EncodingFormat.number(stop.location.latitude, decimals: 6, trimmingZeros: false)), "
-                    + "\(EncodingFormat.number(stop.location.longitude, decimals: 6, trimmingZeros: false))",
+                 "\(FixedDecimal.string(stop.location.latitude, decimals: 6, trimmingZeros: false)), "
+                    + "\(FixedDecimal.string(stop.location.longitude, decimals: 6, trimmingZeros: false))",
                  Self.formatDistance(stop.snappingDistance)]
             }
             lines += Self.table(["#", "Name", "Snapped to", "Off road"], rows, right: [true, false, false, true])
@@ -43,8 +43,8 @@ public struct TextEncoder: Sendable {
             lines.append(route.name.isEmpty ? "Route \(r + 1)" : "Route \(r + 1): \(Self.clean(route.name))")
             lines.append("  Distance  \(Self.formatDistance(route.distance))")
             lines.append("  Time      \(Self.formatDuration(route.expectedTravelTime))")
-            lines.append("  Depart    \(EncodingFormat.iso8601(dates.departure, in: tz))")
-            lines.append("  Arrive    \(EncodingFormat.iso8601(dates.arrival, in: tz))")
+            lines.append("  Depart    \(ISO8601.string(dates.departure, in: tz))")
+            lines.append("  Arrive    \(ISO8601.string(dates.arrival, in: tz))")
             if result.straightLines {
                 lines.append("  Straight lines between stops (great circle); no turn-by-turn steps.")
             }
@@ -71,8 +71,8 @@ public struct TextEncoder: Sendable {
 
     /// One line: "12.3 km, 14 min; depart 08:30, arrive 08:44 (2026-12-01T08:44:10-05:00)" (clock times in the ETA's zone).
     public func encodeETA(_ eta: ETASummary) -> String {
-        let departure = EncodingFormat.localTime(eta.expectedDepartureDate, in: eta.timeZone)
-        let arrival = EncodingFormat.localTime(eta.expectedArrivalDate, in: eta.timeZone)
+        let departure = ISO8601.localTime(eta.expectedDepartureDate, in: eta.timeZone)
+        let arrival = ISO8601.localTime(eta.expectedArrivalDate, in: eta.timeZone)
         return "\(Self.formatDistance(eta.distance)), \(Self.formatShortDuration(eta.expectedTravelTime)); "
             + "depart \(departure.clock), arrive \(arrival.clock) (\(arrival.iso8601))"
     }

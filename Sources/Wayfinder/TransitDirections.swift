@@ -55,27 +55,18 @@ extension OfflineMap {
         return (ServiceDay.iso(router.window.firstDay), ServiceDay.iso(router.window.lastDay))
     }
 
-    /// A local date-time without offset (2017-05-10T08:30, seconds optional) in `zone`; an ambiguous time on a
-    /// daylight-saving change is its first occurrence. Nil when `text` is not such a time.
+    /// A local date-time without offset (2017-05-10T08:30, seconds optional) in `zone`, read by `ISO8601`; an
+    /// ambiguous time on a daylight-saving change is its first occurrence. Nil when `text` is not such a time.
     public static func localDate(_ text: String, in zone: TimeZone) -> Date? {
-        guard let local = ServiceDay.parseLocal(text) else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(ServiceDay.instant(day: local.day, secondOfDay: local.secondOfDay, in: zone)))
+        guard let date = try? ISO8601.date(from: text, timeZone: zone), ISO8601.hasNoOffset(text) else { return nil }
+        return date
     }
 
-    /// A transit query time: local time in the timetable's zone when `text` has no offset (2017-05-10T08:30), or ISO
-    /// 8601 with an offset (2017-05-10T08:30:00-04:00); nil when it is neither. Without a timetable, local times are
-    /// read in `fallbackZone`.
+    /// A transit query time (`ISO8601`): local time in the timetable's zone when `text` has no offset
+    /// (2017-05-10T08:30), or with an offset (2017-05-10T08:30:00-04:00) or Z; nil when it is neither. Without a
+    /// timetable, local times are read in `fallbackZone`.
     public func transitDate(_ text: String, fallbackZone: TimeZone = .current) -> Date? {
-        let zone = transitTimeZone ?? fallbackZone
-        if let local = Self.localDate(text, in: zone) { return local }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        for pattern in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX"] {
-            formatter.dateFormat = pattern
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+        try? ISO8601.date(from: text, timeZone: transitTimeZone ?? fallbackZone)
     }
 }
 

@@ -28,7 +28,7 @@ public struct TransitGPXEncoder: Sendable {
                 title = "walk \(Int(leg.distance.rounded())) m"
             }
             out += "  <trk>\n    <name>\(GPXEncoder.escape(title))</name>\n"
-            out += "    <desc>\(GPXEncoder.escape("\(EncodingFormat.iso8601(leg.departure, in: tz)) \(leg.from.name) → \(EncodingFormat.iso8601(leg.arrival, in: tz)) \(leg.to.name)"))</desc>\n"
+            out += "    <desc>\(GPXEncoder.escape("\(ISO8601.string(leg.departure, in: tz)) \(leg.from.name) → \(ISO8601.string(leg.arrival, in: tz)) \(leg.to.name)"))</desc>\n"
             out += "    <type>\(leg.ride?.mode ?? "walk")</type>\n    <trkseg>\n"
             for p in leg.geometry { out += "      <trkpt \(Self.position(p))/>\n" }
             out += "    </trkseg>\n  </trk>\n"
@@ -38,10 +38,10 @@ public struct TransitGPXEncoder: Sendable {
     }
 
     private static func position(_ c: Coordinate) -> String {
-        "lat=\"\(EncodingFormat.number(c.latitude, decimals: 7))\" lon=\"\(EncodingFormat.number(c.longitude, decimals: 7))\""
+        "lat=\"\(FixedDecimal.string(c.latitude, decimals: 7))\" lon=\"\(FixedDecimal.string(c.longitude, decimals: 7))\""
     }
 
     private static func utc(_ date: Date) -> String {
-        String(EncodingFormat.iso8601(date, in: TimeZone(identifier: "UTC")!).dropLast(6)) + "Z"
+        ISO8601.utcString(date)
     }
 }

@@ -29,13 +29,13 @@ public struct TransitGeoJSONEncoder: Sendable {
                             ("type", .string("Feature")),
                             ("geometry", .object([("type", .string("Point")), ("coordinates", JSONValue.position(stop.coordinate))])),
                             ("properties", .object([("kind", .string(role)), ("tripLeg", .int(p)), ("name", .string(stop.name)),
-                                                    ("stopId", .string(stop.id)), ("time", .string(EncodingFormat.iso8601(date, in: tz)))])),
+                                                    ("stopId", .string(stop.id)), ("time", .string(ISO8601.string(date, in: tz)))])),
                         ]))
                     }
                 }
             }
         }
         let document: JSONValue = .object([("type", .string("FeatureCollection")), ("features", .array(features))])
-        return document.serialized(pretty: prettyPrinted, sortedKeys: false)
+        return document.serialized(pretty: prettyPrinted)
     }
 }

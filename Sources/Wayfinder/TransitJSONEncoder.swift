@@ -22,17 +22,17 @@ public struct TransitJSONEncoder: Sendable {
                 .object([("best", .int(plan.best)), ("itineraries", .array(plan.itineraries.map { Self.itinerary($0, tz) }))])
             })),
         ])
-        return document.serialized(pretty: prettyPrinted, sortedKeys: true)
+        return document.serialized(pretty: prettyPrinted)
     }
 
     /// The ETA alone: departure, arrival, travel time, walking distance, transfers.
     public func encodeETA(_ trip: TransitTrip) -> String {
-        JSONValue.object(Self.summary(trip) + [("mode", .string("transit"))]).serialized(pretty: prettyPrinted, sortedKeys: true)
+        JSONValue.object(Self.summary(trip) + [("mode", .string("transit"))]).serialized(pretty: prettyPrinted)
     }
 
     static func summary(_ trip: TransitTrip) -> [(String, JSONValue)] {
-        [("expectedDepartureDate", .string(EncodingFormat.iso8601(trip.departure, in: trip.timeZone))),
-         ("expectedArrivalDate", .string(EncodingFormat.iso8601(trip.arrival, in: trip.timeZone))),
+        [("expectedDepartureDate", .string(ISO8601.string(trip.departure, in: trip.timeZone))),
+         ("expectedArrivalDate", .string(ISO8601.string(trip.arrival, in: trip.timeZone))),
          ("expectedTravelTime", .number(trip.arrival.timeIntervalSince(trip.departure), decimals: 1)),
          ("walkingDistance", .number(trip.walkingDistance, decimals: 1)),
          ("transfers", .int(trip.transfers)),
@@ -41,8 +41,8 @@ public struct TransitJSONEncoder: Sendable {
 
     static func itinerary(_ itinerary: TransitItinerary, _ tz: TimeZone) -> JSONValue {
         .object([
-            ("expectedDepartureDate", .string(EncodingFormat.iso8601(itinerary.departure, in: tz))),
-            ("expectedArrivalDate", .string(EncodingFormat.iso8601(itinerary.arrival, in: tz))),
+            ("expectedDepartureDate", .string(ISO8601.string(itinerary.departure, in: tz))),
+            ("expectedArrivalDate", .string(ISO8601.string(itinerary.arrival, in: tz))),
             ("expectedTravelTime", .number(itinerary.duration, decimals: 1)),
             ("walkingDistance", .number(itinerary.walkingDistance, decimals: 1)),
             ("rides", .int(itinerary.rides)),
@@ -60,13 +60,12 @@ public struct TransitJSONEncoder: Sendable {
     /// The properties of a leg shared by the JSON and GeoJSON encoders.
     static func legProperties(_ leg: TransitLeg, _ tz: TimeZone) -> [(String, JSONValue)] {
         func stop(_ s: TransitStop) -> JSONValue {
-            .object([("id", .string(s.id)), ("name", .string(s.name)),
-                     ("latitude", .number(s.coordinate.latitude, decimals: 7)), ("longitude", .number(s.coordinate.longitude, decimals: 7))])
+            .object([("id", .string(s.id)), ("location", .coordinateObject(s.coordinate)), ("name", .string(s.name))])
         }
         var members: [(String, JSONValue)] = [
             ("kind", .string(leg.kind.rawValue)),
-            ("expectedDepartureDate", .string(EncodingFormat.iso8601(leg.departure, in: tz))),
-            ("expectedArrivalDate", .string(EncodingFormat.iso8601(leg.arrival, in: tz))),
+            ("expectedDepartureDate", .string(ISO8601.string(leg.departure, in: tz))),
+            ("expectedArrivalDate", .string(ISO8601.string(leg.arrival, in: tz))),
             ("expectedTravelTime", .number(leg.duration, decimals: 1)),
             ("distance", .number(leg.distance, decimals: 1)),
             ("from", stop(leg.from)),

@@ -36,7 +36,7 @@ public struct TransitTextEncoder: Sendable {
 
     static func summary(_ trip: TransitTrip) -> String {
         let tz = trip.timeZone
-        return "Depart \(EncodingFormat.iso8601(trip.departure, in: tz)), arrive \(EncodingFormat.iso8601(trip.arrival, in: tz))\n"
+        return "Depart \(ISO8601.string(trip.departure, in: tz)), arrive \(ISO8601.string(trip.arrival, in: tz))\n"
             + "Travel time \(duration(trip.arrival.timeIntervalSince(trip.departure))), \(distance(trip.walkingDistance)) walking, "
             + "\(trip.rides) ride\(trip.rides == 1 ? "" : "s"), \(trip.transfers) transfer\(trip.transfers == 1 ? "" : "s")"
     }
@@ -51,10 +51,10 @@ public struct TransitTextEncoder: Sendable {
         return times + "walk \(distance(leg.distance)) (\(duration(leg.duration))) from \(leg.from.name) to \(leg.to.name)"
     }
 
-    static func clock(_ date: Date, _ tz: TimeZone) -> String { EncodingFormat.localTime(date, in: tz).clock }
+    static func clock(_ date: Date, _ tz: TimeZone) -> String { ISO8601.localTime(date, in: tz).clock }
 
     static func distance(_ metres: Double) -> String {
-        metres < 1000 ? "\(Int(metres.rounded())) m" : EncodingFormat.number(metres / 1000, decimals: 1) + " km"
+        metres < 1000 ? "\(Int(metres.rounded())) m" : FixedDecimal.string(metres / 1000, decimals: 1) + " km"
     }
 
     static func duration(_ seconds: Double) -> String {

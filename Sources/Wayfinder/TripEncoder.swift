@@ -14,7 +14,7 @@ public enum TripEncoder {
         lines.append("  order        " + order.joined(separator: " → "))
         lines.append("  total        \(TextEncoder.formatDuration(route.expectedTravelTime)), \(TextEncoder.formatDistance(route.distance))")
         if let given = trip.givenOrderTravelTime, let saving = trip.saving {
-            let share = given > 0 ? String(format: " (%.1f %%)", 100 * saving / given) : ""
+            let share = given > 0 ? " (\(FixedDecimal.string(100 * saving / given, decimals: 1, trimmingZeros: false)) %)" : ""
             lines.append("  given order  \(TextEncoder.formatDuration(given)): saves \(TextEncoder.formatDuration(saving))\(share)")
         } else {
             lines.append("  given order  has a leg with no route")
@@ -24,6 +24,7 @@ public enum TripEncoder {
 
     /// `{"trip": {"order", "shape", "expectedTravelTime", "distance", "givenOrderTravelTime", "saving"}, "directions": …}`
     /// with `directions` as `RouteJSONEncoder` writes a route (waypoints in visiting order); `order` is 0-based.
+    /// One line, sorted keys (docs/schemas/trip.schema.json).
     public static func json(_ trip: TripResponse) -> String {
         let route = trip.directions.routes[0]
         let summary: JSONValue = .object([
@@ -35,6 +36,6 @@ public enum TripEncoder {
             ("saving", trip.saving.map { .number($0, decimals: 1) } ?? .null),
         ])
         let document: JSONValue = .object([("trip", summary), ("directions", RouteJSONEncoder().document(trip.directions))])
-        return document.serialized(pretty: true, sortedKeys: false)
+        return document.serialized()
     }
 }

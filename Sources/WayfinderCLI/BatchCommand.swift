@@ -72,11 +72,8 @@ enum BatchCommand {
             options.timeZone = zone
         }
         if let mode = args.value("--mode") {
-            switch mode {
-            case "car", "driving", "automobile": options.defaultMode = "car"
-            case "foot", "walking", "walk": options.defaultMode = "foot"
-            default: throw CommandError.usage("--mode must be car or foot, not '\(mode)'")
-            }
+            guard let type = TransportType(name: mode), type != .transit else { throw CommandError.usage("--mode must be car or foot, not '\(mode)'") }
+            options.defaultMode = type.profileName
         }
         if let d = args.value("--depart") { options.defaultDeparture = try RouteCommand.parseDate(d, option: "--depart", timeZone: options.timeZone) }
         if let text = args.value("--max-snap") {

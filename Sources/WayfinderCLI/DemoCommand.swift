@@ -136,11 +136,9 @@ enum DemoCommand {
     static func showTrips(for sample: String, graphPath: String) throws {
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: error.description, exitCode: ExitCode.badInput) }
-        let formatter = ISO8601DateFormatter()
         for (mode, zone, stops) in trips[sample] ?? [] {
             let timeZone = TimeZone(identifier: zone) ?? .current
-            formatter.timeZone = timeZone
-            let departure = formatter.date(from: "2026-12-01T08:30:00Z").map { $0.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: $0))) } ?? Date()
+            let departure = (try? ISO8601.date(from: "2026-12-01T08:30", timeZone: timeZone)) ?? Date()
             let request = DirectionsRequest(stops: stops.map(\.1), transportType: mode, departureDate: departure, timeZone: timeZone)
             let started = Date()
             let response: DirectionsResponse
@@ -153,7 +151,7 @@ enum DemoCommand {
             let label = mode == .automobile ? "By car" : "On foot"
             print("  \(label): \(stops.map(\.0).joined(separator: " → "))")
             print("    \(TextEncoder.formatDistance(route.distance)), \(TextEncoder.formatDuration(route.expectedTravelTime)); " +
-                  "depart \(formatter.string(from: response.expectedDepartureDate)), arrive \(formatter.string(from: response.expectedArrivalDate)) " +
+                  "depart \(ISO8601.string(response.expectedDepartureDate, in: timeZone)), arrive \(ISO8601.string(response.expectedArrivalDate, in: timeZone)) " +
                   String(format: "(computed in %.1f ms)", milliseconds))
             for (i, leg) in route.legs.enumerated() {
                 print("    leg \(i + 1): \(TextEncoder.formatDistance(leg.distance)), \(TextEncoder.formatDuration(leg.expectedTravelTime)), \(leg.steps.count) steps")

@@ -192,14 +192,13 @@ enum RouteCommand {
         }
     }
 
-    /// The transport type of a `--mode` value (default car).
+    /// The transport type of a `--mode` value (default car), by the one table of mode names (`TransportType(name:)`).
     static func transportType(_ mode: String?) throws -> TransportType {
-        switch mode ?? "car" {
-        case "car", "driving", "automobile": return .automobile
-        case "foot", "walking", "walk": return .walking
-        case "transit", "public", "bus": return .transit
-        default: throw CommandError.usage("--mode must be car, foot or transit, not '\(mode ?? "")'")
+        guard let mode else { return .automobile }
+        guard let type = TransportType(name: mode) else {
+            throw CommandError.usage("--mode must be car, foot or transit (or \(TransportType.acceptedNames.map(\.name).joined(separator: ", "))), not '\(mode)'")
         }
+        return type
     }
 
     /// The time zone of a `--time-zone` value (default: the system's).
@@ -211,28 +210,14 @@ enum RouteCommand {
         return zone
     }
 
-    /// A stop argument "lat,lon".
+    /// A stop argument "lat,lon" (`Coordinate(parsing:)`).
     static func parseStop(_ text: String, position: Int) throws -> Coordinate {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), lat.isFinite, lon.isFinite else {
-            throw CommandError.usage("stop \(position + 1) '\(text)' is not lat,lon (e.g. 39.4667,-87.4139)")
-        }
-        guard abs(lat) <= 90 else { throw CommandError.usage("stop \(position + 1) '\(text)': latitude \(parts[0]) is outside ±90") }
-        guard abs(lon) <= 180 else { throw CommandError.usage("stop \(position + 1) '\(text)': longitude \(parts[1]) is outside ±180") }
-        return Coordinate(latitude: lat, longitude: lon)
+        do { return try Coordinate(parsing: text) } catch { throw CommandError.usage("stop \(position + 1) \(error.description)") }
     }
 
-    /// An ISO 8601 date-time, with or without seconds and offset ("now" for the current time).
+    /// An ISO 8601 date-time (`ISO8601`), with or without seconds and offset ("now" for the current time).
     static func parseDate(_ text: String, option: String, timeZone: TimeZone) throws -> Date {
         if text == "now" { return Date() }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        for pattern in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm",
-                        "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm"] {
-            formatter.dateFormat = pattern
-            if let date = formatter.date(from: text) { return date }
-        }
-        throw CommandError.usage("\(option) '\(text)' is not an ISO 8601 date-time such as 2026-12-01T08:30 or 2026-12-01T08:30:00+01:00")
+        do { return try ISO8601.date(from: text, timeZone: timeZone) } catch { throw CommandError.usage("\(option) \(error.description)") }
     }
 }

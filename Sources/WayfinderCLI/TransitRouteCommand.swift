@@ -88,9 +88,8 @@ enum TransitRouteCommand {
     }
 
     /// A query time: local time in `timeZone` when it has no offset (an ambiguous time on a daylight-saving change
-    /// is its first occurrence), else as `RouteCommand.parseDate` reads it.
+    /// is its first occurrence), as `RouteCommand.parseDate` (`ISO8601`) reads every date.
     static func parseDate(_ text: String, option: String, timeZone: TimeZone) throws -> Date {
-        if let local = OfflineMap.localDate(text, in: timeZone) { return local }
-        return try RouteCommand.parseDate(text, option: option, timeZone: timeZone)
+        try RouteCommand.parseDate(text, option: option, timeZone: timeZone)
     }
 }

@@ -1,4 +1,5 @@
 import Batch
+import Wayfinder
 import Foundation
 import Routing
 import XCTest
@@ -118,7 +119,7 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(found.ids, ["a", "b"])
         XCTAssertEqual(found.dropped?.line, 3)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":\"a\",\"status\":\"ok\"}\n{\"id\":\"b\",\"status\":\"ok\"}\n")
-        let header = "id,status,message,distance,duration,departure,arrival,leg_distances,leg_durations\n"
+        let header = "id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes\n"
         let csv = try write(header + "\"x,1\",ok,,1,2,a,b,1,2\ny,no_route,\"m, n\",,,,,,\nz,o", "out.csv")
         let c = try ResumeScanner.scan(path: csv, options: options(.csv))
         XCTAssertEqual(c.ids, ["x,1", "y"]); XCTAssertTrue(c.hasHeader)
@@ -133,7 +134,7 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(found.dropped?.reason.contains("line 3 is not a complete ndjson row ('garbage')") == true, "\(String(describing: found.dropped))")
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), rows)
         // A CSV row whose quoted field spans lines is one row; a row of the wrong width is not.
-        let header = "id,status,message,distance,duration,departure,arrival,leg_distances,leg_durations,geometry\n"
+        let header = "id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes,geometry\n"
         let csv = try write(header + "g,ok,,1,2,a,b,1,2,\"{\n}\"\nshort,ok,\n", "out.csv")
         let c = try ResumeScanner.scan(path: csv, options: options(.csv, geometry: .geojson))
         XCTAssertEqual(c.ids, ["g"]); XCTAssertEqual(c.dropped?.line, 4)
@@ -148,7 +149,7 @@ final class BatchTests: XCTestCase {
             }
         }
         let ndjson = "{\"id\":\"a\",\"status\":\"ok\",\"distance\":1}\n"
-        let csv = "id,status,message,distance,duration,departure,arrival,leg_distances,leg_durations\na,ok,,1,2,a,b,1,2\n"
+        let csv = "id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes\na,ok,,1,2,a,b,1,2\n"
         XCTAssertTrue(try refusal(ndjson, options(.csv)).contains("holds NDJSON rows, but --format is csv"))
         XCTAssertTrue(try refusal(csv, options(.ndjson)).contains("holds CSV rows (it starts with a CSV header), but --format is ndjson"))
         XCTAssertTrue(try refusal(csv, options(.csv, steps: true)).contains("has the columns id,status,"))
@@ -202,10 +203,10 @@ final class BatchTests: XCTestCase {
             XCTAssertEqual(book.places["Port"], Coordinate(latitude: 43.7312, longitude: 7.4197))
         }
         XCTAssertThrowsError(try PlaceBook(contentsOfFile: try write("\(String(repeating: "x", count: 40)),43.7,7.4\n", "p2"), limits: BatchLimits(maxNameBytes: 32))) {
-            XCTAssertTrue("\($0)".contains("line 1: the name is 40 bytes long, more than the 32 a name may have (--max-name-bytes)"), "\($0)")
+            XCTAssertTrue("\($0)".contains(":1: the name is 40 bytes long, more than the 32 a name may have (--max-name-bytes)"), "\($0)")
         }
         XCTAssertThrowsError(try PlaceBook(contentsOfFile: try write("\(String(repeating: "x", count: 400)),43.7,7.4\n", "p3"), limits: BatchLimits(maxNameBytes: 32))) {
-            XCTAssertTrue("\($0)".contains("line 1: 409 bytes, longer than a place may be"), "\($0)")
+            XCTAssertTrue("\($0)".contains(":1: a line longer than a place may be"), "\($0)")
         }
         XCTAssertThrowsError(try PlaceBook(contentsOfFile: try write("a,95,7.4\n", "p4"))) { XCTAssertTrue("\($0)".contains("is not a coordinate"), "\($0)") }
     }

@@ -56,8 +56,8 @@ final class BatchCommandTests: CLITestCase {
             let route = try XCTUnwrap((doc["routes"] as? [[String: Any]])?.first)
             XCTAssertEqual(out[i]["id"] as? String, "job-\(i)")
             XCTAssertEqual(out[i]["distance"] as? Double, route["distance"] as? Double, "job \(i)")
-            XCTAssertEqual(out[i]["duration"] as? Double, route["expectedTravelTime"] as? Double, "job \(i)")
-            XCTAssertEqual(out[i]["arrival"] as? String, doc["expectedArrivalDate"] as? String, "job \(i)")
+            XCTAssertEqual(out[i]["expectedTravelTime"] as? Double, route["expectedTravelTime"] as? Double, "job \(i)")
+            XCTAssertEqual(out[i]["expectedArrivalDate"] as? String, doc["expectedArrivalDate"] as? String, "job \(i)")
             XCTAssertEqual((out[i]["legs"] as? [Any])?.count, (route["legs"] as? [Any])?.count)
         }
     }
@@ -85,7 +85,7 @@ final class BatchCommandTests: CLITestCase {
         XCTAssertTrue(result.stderr.contains("2 ok, 2 failed"), result.stderr)
         let lines = try String(contentsOfFile: tmp("out.csv"), encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, 5)
-        XCTAssertTrue(lines[0].hasPrefix("id,status,message,distance,duration,departure,arrival,leg_distances,leg_durations,geometry,steps"))
+        XCTAssertTrue(lines[0].hasPrefix("id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes,geometry,steps"))
         XCTAssertTrue(lines[1].hasPrefix("a,ok,,"))
         XCTAssertTrue(lines[2].hasPrefix("sea,no_road,\"line 3: stop 2"), String(lines[2]))
         XCTAssertTrue(lines[3].hasPrefix("boat,bad_row,line 4: unknown mode 'boat'"), String(lines[3]))

@@ -62,7 +62,8 @@ final class OneToManyCommandTests: CLITestCase {
         XCTAssertTrue(rows[9]["expectedTravelTime"] is NSNull)
         // Each reachable row agrees with a single `eta --format json` for the pair.
         for row in rows.prefix(3) {
-            let stop = "\(row["latitude"]!),\(row["longitude"]!)"
+            let query = try XCTUnwrap(row["query"] as? [String: Double])
+            let stop = "\(query["latitude"]!),\(query["longitude"]!)"
             let single = try run(["eta", "--graph", try monaco(), "--format", "json"] + Self.morning + [Self.casino, stop])
             XCTAssertEqual(single.status, 0, single.stderr)
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(single.stdout.utf8)) as? [String: Any])
@@ -119,7 +120,7 @@ final class OneToManyCommandTests: CLITestCase {
             let matrix = try run(["matrix", "--graph", try monaco(), "--sources", land, "--destinations", land, "--format", "json"])
             XCTAssertEqual(matrix.status, 0, matrix.stderr)
             let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(matrix.stdout.utf8)) as? [String: Any])
-            XCTAssertEqual((doc["durations"] as? [Any])?.count, 9, name)
+            XCTAssertEqual((doc["expectedTravelTimes"] as? [Any])?.count, 9, name)
         }
         // A bad line of a CRLF file is named by its own number.
         let bad = try placesFile("name,lat,lon\r\nA,43.73,7.42\r\nB,43.73\r\n", name: "bad-crlf.csv")

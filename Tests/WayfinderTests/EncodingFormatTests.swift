@@ -3,17 +3,17 @@ import XCTest
 
 final class EncodingFormatTests: XCTestCase {
     func testNumbers() {
-        XCTAssertEqual(EncodingFormat.number(12.34, decimals: 1), "12.3")
-        XCTAssertEqual(EncodingFormat.number(12.35001, decimals: 1), "12.4")
-        XCTAssertEqual(EncodingFormat.number(-75, decimals: 7), "-75")
-        XCTAssertEqual(EncodingFormat.number(-0.00000004, decimals: 7), "0")
-        XCTAssertEqual(EncodingFormat.number(0.0000001, decimals: 7), "0.0000001")
-        XCTAssertEqual(EncodingFormat.number(-120.95, decimals: 7), "-120.95")
-        XCTAssertEqual(EncodingFormat.number(.infinity, decimals: 1), "null")
-        XCTAssertEqual(EncodingFormat.number(.nan, decimals: 1), "null")
-        XCTAssertEqual(EncodingFormat.number(-75, decimals: 6, trimmingZeros: false), "-75.000000")
-        XCTAssertEqual(EncodingFormat.number(0, decimals: 2, trimmingZeros: false), "0.00")
-        XCTAssertEqual(EncodingFormat.number(3.5, decimals: 0), "4")
+        XCTAssertEqual(FixedDecimal.string(12.34, decimals: 1), "12.3")
+        XCTAssertEqual(FixedDecimal.string(12.35001, decimals: 1), "12.4")
+        XCTAssertEqual(FixedDecimal.string(-75, decimals: 7), "-75")
+        XCTAssertEqual(FixedDecimal.string(-0.00000004, decimals: 7), "0")
+        XCTAssertEqual(FixedDecimal.string(0.0000001, decimals: 7), "0.0000001")
+        XCTAssertEqual(FixedDecimal.string(-120.95, decimals: 7), "-120.95")
+        XCTAssertEqual(FixedDecimal.string(.infinity, decimals: 1), "null")
+        XCTAssertEqual(FixedDecimal.string(.nan, decimals: 1), "null")
+        XCTAssertEqual(FixedDecimal.string(-75, decimals: 6, trimmingZeros: false), "-75.000000")
+        XCTAssertEqual(FixedDecimal.string(0, decimals: 2, trimmingZeros: false), "0.00")
+        XCTAssertEqual(FixedDecimal.string(3.5, decimals: 0), "4")
     }
 
     func testCivilDatesAgreeWithFoundation() {
@@ -22,7 +22,7 @@ final class EncodingFormatTests: XCTestCase {
         calendar.timeZone = TimeZone(secondsFromGMT: 0)!
         for days in stride(from: -141_000, through: 800_000, by: 997) {
             let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(days) * 86_400))
-            let (y, m, d) = EncodingFormat.civilDate(daysSince1970: days)
+            let (y, m, d) = ISO8601.civilDate(daysSince1970: days)
             XCTAssertEqual([y, m, d], [parts.year!, parts.month!, parts.day!], "day \(days)")
         }
     }
@@ -30,8 +30,8 @@ final class EncodingFormatTests: XCTestCase {
     func testLocalTimeRoundsToTheSecondAndHandlesDaylightSaving() {
         let newYork = Fixtures.newYork
         // 2026-03-08 07:00:00Z is 03:00 EDT, just after the spring-forward gap (02:00 EST → 03:00 EDT).
-        XCTAssertEqual(EncodingFormat.iso8601(Date(timeIntervalSince1970: 1_772_953_199.6), in: newYork), "2026-03-08T03:00:00-04:00")
-        XCTAssertEqual(EncodingFormat.iso8601(Date(timeIntervalSince1970: 1_772_953_199.4), in: newYork), "2026-03-08T01:59:59-05:00")
-        XCTAssertEqual(EncodingFormat.localTime(Fixtures.departure, in: newYork).clock, "08:30")
+        XCTAssertEqual(ISO8601.string(Date(timeIntervalSince1970: 1_772_953_199.6), in: newYork), "2026-03-08T03:00:00-04:00")
+        XCTAssertEqual(ISO8601.string(Date(timeIntervalSince1970: 1_772_953_199.4), in: newYork), "2026-03-08T01:59:59-05:00")
+        XCTAssertEqual(ISO8601.localTime(Fixtures.departure, in: newYork).clock, "08:30")
     }
 }

@@ -46,7 +46,7 @@ final class TransitDirectionsTests: XCTestCase {
         XCTAssertEqual(eta.expectedArrivalDate, trip.arrival)
         // The encoders accept it.
         XCTAssertTrue(TransitJSONEncoder().encode(trip).contains("\"kind\":\"ride\""))
-        XCTAssertTrue(TransitGeoJSONEncoder().encode(trip).hasPrefix("{\"type\":\"FeatureCollection\""))
+        XCTAssertTrue(TransitGeoJSONEncoder().encode(trip).hasSuffix("\"type\":\"FeatureCollection\"}"))
         XCTAssertTrue(TransitGPXEncoder().encode(trip).contains("<trk>"))
     }
 
