@@ -62,7 +62,7 @@ public struct GraphImporter {
         let (graph, statistics) = try buildRoads(input: inputPath, progress: progress)
         let metadata = GraphMetadata(generator: wayfinderVersion, statistics: statistics, profiles: profiles)
         let memory = InMemoryGraphFile(path: outputPath)
-        do { try Self.store(graph, metadata: metadata, into: memory) } catch { throw .output(error) }
+        do { try Self.store(consume graph, metadata: metadata, into: memory) } catch { throw .output(error) }
         let steps: [any GraphExtension] = (buildLandmarks ? [LandmarkExtension()] : []) + extensions
         for step in steps {
             progress(.phase(step.phase))
@@ -150,42 +150,48 @@ public struct GraphImporter {
 
     /// Adds the sections of `graph` to `sink`, in the file's order (the landmark sections empty unless `graph` holds
     /// tables: `LandmarkExtension` fills them in place).
-    public static func store(_ graph: GraphData, metadata: GraphMetadata, into writer: some GraphSectionSink) throws(GraphFileError) {
+    /// Each array is released once copied, so a caller that hands its graph over (`consume`) holds it only once.
+    public static func store(_ graph: consuming GraphData, metadata: GraphMetadata, into writer: some GraphSectionSink) throws(GraphFileError) {
         typealias S = GraphSectionName
-        try writer.append(S.meta, metadata.encoded())
-        try writer.append(S.nodeLatitudes, graph.nodeLatitudes)
-        try writer.append(S.nodeLongitudes, graph.nodeLongitudes)
-        try writer.append(S.nodeOSMIDs, graph.nodeOSMIDs)
-        try writer.append(S.nodeFlags, graph.nodeFlags)
-        try writer.append(S.edgeFrom, graph.edgeFrom)
-        try writer.append(S.edgeTo, graph.edgeTo)
-        try writer.append(S.edgeLength, graph.edgeLengthMillimetres)
-        try writer.append(S.edgeWay, graph.edgeWay)
-        try writer.append(S.edgeShapeStart, graph.edgeShapeStart)
-        try writer.append(S.shapeLatitudes, graph.shapeLatitudes)
-        try writer.append(S.shapeLongitudes, graph.shapeLongitudes)
-        try writer.append(S.wayOSMIDs, graph.wayOSMIDs)
-        try writer.append(S.wayNames, graph.wayNames)
-        try writer.append(S.wayRefs, graph.wayRefs)
-        try writer.append(S.wayClasses, graph.wayClasses)
-        try writer.append(S.stringStart, graph.stringStart)
-        try writer.append(S.stringBytes, graph.stringBytes)
-        for profile in graph.profiles {
-            let names = S.Profile(profile.name)
-            try writer.append(names.timeForward, profile.timeForward)
-            try writer.append(names.timeBackward, profile.timeBackward)
-            try writer.append(names.firstIncidence, profile.firstIncidence)
-            try writer.append(names.incidence, profile.incidence)
-            try writer.append(names.island, profile.island)
-            try writer.append(names.landmarkFrom, profile.landmarkFrom)
-            try writer.append(names.landmarkTo, profile.landmarkTo)
-            try writer.append(names.landmarkNodes, profile.landmarkNodes)
-            try writer.append(names.restrictionKinds, profile.restrictionKinds)
-            try writer.append(names.restrictionStart, profile.restrictionStart)
-            try writer.append(names.restrictionPath, profile.restrictionPath)
+        var g = graph
+        func take<T: BitwiseCopyable>(_ name: String, _ array: inout [T]) throws(GraphFileError) {
+            try writer.append(name, array)
+            array = []
         }
-        try writer.append(S.indexItems, graph.spatialIndex.items)
-        try writer.append(S.indexBoxes, graph.spatialIndex.boxes)
-        try writer.append(S.indexLevels, graph.spatialIndex.levelStart)
+        try writer.append(S.meta, metadata.encoded())
+        try take(S.nodeLatitudes, &g.nodeLatitudes)
+        try take(S.nodeLongitudes, &g.nodeLongitudes)
+        try take(S.nodeOSMIDs, &g.nodeOSMIDs)
+        try take(S.nodeFlags, &g.nodeFlags)
+        try take(S.edgeFrom, &g.edgeFrom)
+        try take(S.edgeTo, &g.edgeTo)
+        try take(S.edgeLength, &g.edgeLengthMillimetres)
+        try take(S.edgeWay, &g.edgeWay)
+        try take(S.edgeShapeStart, &g.edgeShapeStart)
+        try take(S.shapeLatitudes, &g.shapeLatitudes)
+        try take(S.shapeLongitudes, &g.shapeLongitudes)
+        try take(S.wayOSMIDs, &g.wayOSMIDs)
+        try take(S.wayNames, &g.wayNames)
+        try take(S.wayRefs, &g.wayRefs)
+        try take(S.wayClasses, &g.wayClasses)
+        try take(S.stringStart, &g.stringStart)
+        try take(S.stringBytes, &g.stringBytes)
+        for p in g.profiles.indices {
+            let names = S.Profile(g.profiles[p].name)
+            try take(names.timeForward, &g.profiles[p].timeForward)
+            try take(names.timeBackward, &g.profiles[p].timeBackward)
+            try take(names.firstIncidence, &g.profiles[p].firstIncidence)
+            try take(names.incidence, &g.profiles[p].incidence)
+            try take(names.island, &g.profiles[p].island)
+            try take(names.landmarkFrom, &g.profiles[p].landmarkFrom)
+            try take(names.landmarkTo, &g.profiles[p].landmarkTo)
+            try take(names.landmarkNodes, &g.profiles[p].landmarkNodes)
+            try take(names.restrictionKinds, &g.profiles[p].restrictionKinds)
+            try take(names.restrictionStart, &g.profiles[p].restrictionStart)
+            try take(names.restrictionPath, &g.profiles[p].restrictionPath)
+        }
+        try take(S.indexItems, &g.spatialIndex.items)
+        try take(S.indexBoxes, &g.spatialIndex.boxes)
+        try take(S.indexLevels, &g.spatialIndex.levelStart)
     }
 }
