@@ -62,6 +62,17 @@ public struct RaptorSearch: Sendable {
 
     /// The Pareto-optimal journeys of `query`, fewest rides first (each arriving strictly earlier than the previous).
     public func search(_ query: RaptorQuery) -> [Journey] {
+        let labels = run(query)
+        var journeys: [Journey] = []
+        for r in 1...labels.rounds where labels.destinationOfRound[r] != Int.max {
+            let s = labels.destinationStopOfRound[r]
+            journeys.append(journey(labels, to: s, round: r, egressSeconds: labels.egressOf[s]))
+        }
+        return journeys
+    }
+
+    /// The labels of a search of `query` (with no egress and no bound: the earliest arrival at every stop, per round).
+    public func run(_ query: RaptorQuery) -> RaptorLabels {
         let tt = timetable
         let S = tt.stopCount, R = max(1, query.maxRides)
         let never = Int.max
@@ -194,39 +205,60 @@ public struct RaptorSearch: Sendable {
             improvedList.removeAll(keepingCapacity: true)
         }
 
-        // Unwind each round's destination arrival into its journey.
-        var journeys: [Journey] = []
-        for r in 1...R where destOfRound[r] != never {
-            var parts: [JourneyPart] = []
-            var s = destStopOfRound[r]
-            parts.append(.egress(stop: s, seconds: egressOf[s]))
-            var round = r
-            while true {
-                let label = round * S + s
-                let p = Int(ridePattern[label]), t = Int(rideTrip[label]), info = Int(rideInfo[label])
-                let day = info & 3, boardPosition = (info >> 2) & 0xFFFFFF, boardRound = info >> 26
-                let n = tt.length(ofPattern: p), t0 = Int(tt.patternTripStart[p])
-                let dayStart = query.dayStarts[Int(tt.patternZone[p]) * 3 + day]
-                let alightPosition = Int(rideAlight[label])
-                let timeBase = tt.patternTimeStart[p] + (t - t0) * n
-                parts.append(.ride(pattern: p, trip: t, day: day, from: boardPosition, to: alightPosition,
-                                   board: Int(tt.departures[timeBase + boardPosition]) + dayStart,
-                                   alight: Int(tt.arrivals[timeBase + alightPosition]) + dayStart))
-                let boardStop = Int(tt.patternStops[Int(tt.patternStopStart[p]) + boardPosition])
-                let readyLabel = boardRound * S + boardStop
-                if boardRound == 0 {
-                    let seconds = ready[readyLabel] - query.departure
-                    parts.append(.access(stop: boardStop, seconds: seconds))
-                    break
-                }
-                let from = Int(readyFrom[readyLabel])
-                parts.append(.transfer(from: from, to: boardStop, seconds: ready[readyLabel] - ride[readyLabel - boardStop + from]))
-                s = from
-                round = boardRound
-            }
-            let rides = parts.reduce(0) { if case .ride = $1 { return $0 + 1 }; return $0 }
-            journeys.append(Journey(arrival: destOfRound[r], rides: rides, parts: parts.reversed()))
-        }
-        return journeys
+        return RaptorLabels(stopCount: S, rounds: R, departure: query.departure, dayStarts: query.dayStarts, ride: ride, ready: ready,
+                            rideTrip: rideTrip, ridePattern: ridePattern, rideInfo: rideInfo, rideAlight: rideAlight, readyFrom: readyFrom,
+                            egressOf: egressOf, destinationOfRound: destOfRound, destinationStopOfRound: destStopOfRound)
     }
+
+    /// The journey that reached stop `s` by a ride in round `r` of `labels`, ending with an egress walk of `egressSeconds`.
+    public func journey(_ labels: RaptorLabels, to stop: Int, round r: Int, egressSeconds: Int) -> Journey {
+        let tt = timetable, S = labels.stopCount
+        let ride = labels.ride, ready = labels.ready
+        var parts: [JourneyPart] = []
+        var s = stop
+        parts.append(.egress(stop: s, seconds: egressSeconds))
+        var round = r
+        while true {
+            let label = round * S + s
+            let p = Int(labels.ridePattern[label]), t = Int(labels.rideTrip[label]), info = Int(labels.rideInfo[label])
+            let day = info & 3, boardPosition = (info >> 2) & 0xFFFFFF, boardRound = info >> 26
+            let n = tt.length(ofPattern: p), t0 = Int(tt.patternTripStart[p])
+            let dayStart = labels.dayStarts[Int(tt.patternZone[p]) * 3 + day]
+            let alightPosition = Int(labels.rideAlight[label])
+            let timeBase = tt.patternTimeStart[p] + (t - t0) * n
+            parts.append(.ride(pattern: p, trip: t, day: day, from: boardPosition, to: alightPosition,
+                               board: Int(tt.departures[timeBase + boardPosition]) + dayStart,
+                               alight: Int(tt.arrivals[timeBase + alightPosition]) + dayStart))
+            let boardStop = Int(tt.patternStops[Int(tt.patternStopStart[p]) + boardPosition])
+            let readyLabel = boardRound * S + boardStop
+            if boardRound == 0 {
+                parts.append(.access(stop: boardStop, seconds: ready[readyLabel] - labels.departure))
+                break
+            }
+            let from = Int(labels.readyFrom[readyLabel])
+            parts.append(.transfer(from: from, to: boardStop, seconds: ready[readyLabel] - ride[readyLabel - boardStop + from]))
+            s = from
+            round = boardRound
+        }
+        let rides = parts.reduce(0) { if case .ride = $1 { return $0 + 1 }; return $0 }
+        return Journey(arrival: ride[r * S + stop] + egressSeconds, rides: rides, parts: parts.reversed())
+    }
+}
+
+/// What one RAPTOR search leaves behind: per round r and stop s (index `r * stopCount + s`), the arrival by a ride
+/// (`ride`, `Int.max` when not improved in that round) and the moment ready to board (`ready`), with the parents that
+/// unwind them into journeys; and the destination's arrival per round. `ride` is set in round r only where it beats
+/// every earlier round, so the earliest arrival at s with at most r rides is the least of rounds 1…r.
+public struct RaptorLabels: Sendable {
+    public let stopCount: Int
+    public let rounds: Int
+    public let departure: Int
+    let dayStarts: [Int]
+    public let ride: [Int]
+    public let ready: [Int]
+    let rideTrip: [Int32], ridePattern: [Int32], rideInfo: [Int32], rideAlight: [Int32], readyFrom: [Int32]
+    let egressOf: [Int]
+    /// The destination's arrival found in round r (`Int.max`: none better than earlier rounds), and the stop it came from.
+    public let destinationOfRound: [Int]
+    public let destinationStopOfRound: [Int]
 }

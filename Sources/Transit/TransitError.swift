@@ -15,6 +15,8 @@ public enum TransitError: Error, Equatable, CustomStringConvertible {
     case noTransitRoute(leg: Int, maxTransfers: Int, maxWalk: Double)
     /// The query ran past `TransitOptions.deadline`.
     case timedOut
+    /// A departure window that is not 0 to 24 hours long.
+    case invalidDepartureWindow(seconds: Double)
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum TransitError: Error, Equatable, CustomStringConvertible {
         case let .noTransitRoute(leg, maxTransfers, maxWalk):
             return "no transit route for leg \(leg + 1) within the limits: at most \(maxTransfers) transfers, walks of at most \(Int(maxWalk)) m to and from stops (and no walking route either)"
         case .timedOut: return "the transit query ran past its time limit"
+        case let .invalidDepartureWindow(seconds):
+            return "a departure window must be 0 to 24 hours long (0s to 86400s), got \(seconds) s"
         }
     }
 }

@@ -17,6 +17,8 @@ public final class TransitRouter: @unchecked Sendable {
     /// Service days and calendars around query times.
     public let window: ServiceWindow
     public let footRouter: Router
+    /// Walking times from one point to many (the same times as `footRouter.search.route`), for one-to-many searches.
+    public let footOneToMany: OneToManySearch
     /// Each stop's point on the foot graph (nil when off the network).
     public let stopEndpoints: [SearchEndpoint?]
     private let stopGrid: StopGrid
@@ -40,6 +42,7 @@ public final class TransitRouter: @unchecked Sendable {
             let prefix = "\(graph.file.path) is corrupt: "
             throw .graph(.corrupt(path: graph.file.path, message: message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message))
         }
+        footOneToMany = OneToManySearch(space: footRouter.search.space)
         let transfers = try TransferBuilder(graph: graph)
         stopEndpoints = transfers.snapStops(timetable)
         var lats: [Int32] = [], lons: [Int32] = []
@@ -261,7 +264,7 @@ public final class TransitRouter: @unchecked Sendable {
         }
     }
 
-    private func walkLeg(from: TransitStop, to: TransitStop, leaving: Int, seconds: Int, distance: Double) -> TransitLeg {
+    func walkLeg(from: TransitStop, to: TransitStop, leaving: Int, seconds: Int, distance: Double) -> TransitLeg {
         var geometry = [from.coordinate, to.coordinate]
         var steps: [RouteStep] = []
         if let found = try? footRouter.routes(through: [from.coordinate, to.coordinate]).routes.first {
@@ -273,14 +276,14 @@ public final class TransitRouter: @unchecked Sendable {
                           distance: distance, geometry: geometry, steps: steps, ride: nil)
     }
 
-    private func walk(_ result: SearchResult, from origin: Coordinate, to destination: Coordinate, names: (String, String), leaving: Date) -> TransitItinerary {
+    func walk(_ result: SearchResult, from origin: Coordinate, to destination: Coordinate, names: (String, String), leaving: Date) -> TransitItinerary {
         let t = Int(leaving.timeIntervalSince1970.rounded())
         let leg = walkLeg(from: TransitStop(id: "", name: names.0, coordinate: origin), to: TransitStop(id: "", name: names.1, coordinate: destination),
                           leaving: t, seconds: Int(result.duration.rounded(.up)), distance: result.distance)
         return TransitItinerary(legs: [leg], departure: leg.departure, arrival: leg.arrival, walkingDistance: result.distance, rides: 0)
     }
 
-    private func itinerary(_ parts: [JourneyPart], origin: Coordinate, destination: Coordinate, names: (String, String),
+    func itinerary(_ parts: [JourneyPart], origin: Coordinate, destination: Coordinate, names: (String, String),
                            access: [Int: (stop: Int, seconds: Int, distance: Double)],
                            egress: [Int: (stop: Int, seconds: Int, distance: Double)]) -> TransitItinerary {
         var legs: [TransitLeg] = []

@@ -24,7 +24,7 @@ func now() -> Double {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let graphPath = arguments.first else {
-    FileHandle.standardError.write(Data("usage: transit-benchmark GRAPH.wfg [--queries N] [--seed S] [--reference N] [--json FILE]\n".utf8))
+    FileHandle.standardError.write(Data("usage: transit-benchmark GRAPH.wfg [--queries N] [--seed S] [--reference N] [--many ORIGINS --places N --window MIN --runs N] [--json FILE]\n".utf8))
     exit(2)
 }
 @MainActor func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } }
@@ -113,12 +113,109 @@ print(row("reference connection scan", referenceTimes))
 print("  outcomes: \(found) by transit, \(walkOnly) walking only (quicker), \(noRoute) no route; rides p50 \(Int(percentile(rides.map(Double.init), 50)))")
 for (kind, count) in failures.sorted(by: { $0.value > $1.value }) { print("    \(count)× \(kind)") }
 print("  RAPTOR vs reference arrivals: \(mismatches) mismatches in \(referenceTimes.count) queries")
+
+// One-to-many and departure windows (issue 15): ETA to `--places` places from one search, and a `--window`-minute
+// departure window by the range search, each timed (median of `--runs`) against one pair query from the same origin
+// and departure, and each answer checked against the pair queries themselves.
+let manyOrigins = Int(option("--many") ?? "") ?? 0
+let placeCount = Int(option("--places") ?? "") ?? 100
+let windowMinutes = Int(option("--window") ?? "") ?? 30
+let runs = Int(option("--runs") ?? "") ?? 5
+var manyRatios: [Double] = [], windowRatios: [Double] = [], manyMs: [Double] = [], windowMs: [Double] = [], singleMs: [Double] = []
+var manyChecked = 0, manyMismatches = 0, refinedMismatches = 0, windowChecked = 0, windowMismatches = 0, windowDepartures: [Double] = []
+var mismatchExamples: [String] = []
+var pairMedians: [Double] = [], manyToTypical: [Double] = []
+func median(_ v: [Double]) -> Double { percentile(v, 50) }
+func timedMedian(_ body: () throws -> Void) rethrows -> Double {
+    var times: [Double] = []
+    for _ in 0..<runs { let s = now(); try body(); times.append((now() - s) * 1000) }
+    return median(times)
+}
+var manyDone = 0
+while manyDone < manyOrigins {
+    func jitter(_ s: Int) -> Coordinate {
+        Coordinate(latitude: Double(tt.stopLatitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng),
+                   longitude: Double(tt.stopLongitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng))
+    }
+    let origin = jitter(onNetwork[Int.random(in: 0..<onNetwork.count, using: &rng)])
+    // Places around the origin's city: random stops of the map, jittered (as restaurants near and far would be).
+    let places = (0..<placeCount).map { _ in jitter(onNetwork[Int.random(in: 0..<onNetwork.count, using: &rng)]) }
+    let day = days[Int.random(in: 0..<days.count, using: &rng)]
+    let t = Date(timeIntervalSince1970: TimeInterval(ServiceDay.start(day, in: router.zones[0]) + Int.random(in: (6 * 3600)...(20 * 3600), using: &rng)))
+    guard (try? router.plan(from: origin, to: places[0], departure: t)) != nil else { continue }
+    manyDone += 1
+    if arguments.contains("--parts"), let start = router.footRouter.snapper.snap(origin) {
+        let origin = SearchEndpoint(start, in: router.graph)
+        let s0 = now()
+        let access = router.walks(at: origin, towards: false, maxWalk: 1000)
+        let around = try router.days(around: Int(t.timeIntervalSince1970))
+        let s1 = now()
+        _ = router.forward.run(RaptorQuery(access: access.map { ($0.stop, $0.seconds) }, egress: [], departure: Int(t.timeIntervalSince1970), maxRides: 7, dayStarts: around.dayStarts, active: around.active))
+        let s2 = now()
+        let ends = places.compactMap { router.footRouter.snapper.snap($0) }.map { SearchEndpoint($0, in: router.graph) }
+        let s3 = now()
+        for e in ends { _ = router.walks(at: e, towards: true, maxWalk: 1000) }
+        let s4 = now()
+        for e in ends { _ = router.footRouter.search.route(from: origin, to: e) }
+        let s5 = now()
+        print(String(format: "  parts: access %.2f ms, RAPTOR to all stops %.2f ms, snapping %.2f ms, 100 egress walks %.2f ms, 100 foot routes %.2f ms",
+                     (s1 - s0) * 1000, (s2 - s1) * 1000, (s3 - s2) * 1000, (s4 - s3) * 1000, (s5 - s4) * 1000))
+    }
+    let one = try timedMedian { _ = try router.plan(from: origin, to: places[0], departure: t) }
+    var answers: [Result<TransitArrival, TransitError>] = []
+    let many = try timedMedian { answers = try router.earliestArrivals(from: origin, departure: t, to: places) }
+    let refined = try router.earliestArrivals(from: origin, departure: t, to: places, refine: true)
+    singleMs.append(one); manyMs.append(many); manyRatios.append(many / one)
+    var pairTimes: [Double] = []
+    for (i, place) in places.enumerated() {
+        let pair: TransitItinerary?
+        let started = now()
+        do { pair = try router.plan(from: origin, to: place, departure: t).primary } catch { pair = nil }
+        pairTimes.append((now() - started) * 1000)
+        manyChecked += 1
+        let answer = try? answers[i].get()
+        if answer?.arrival != pair?.arrival || answer?.rides != pair?.rides {
+            manyMismatches += 1
+            if mismatchExamples.count < 5 { mismatchExamples.append("one-to-many \(origin) → \(place) at \(t): \(String(describing: answer?.arrival)) \(String(describing: answer?.rides)) vs pair \(String(describing: pair?.arrival)) \(String(describing: pair?.rides))") }
+        }
+        if (try? refined[i].get())?.itinerary != pair { refinedMismatches += 1 }
+    }
+    // The typical pair query over the same places (the first place's alone is one sample of it).
+    pairMedians.append(median(pairTimes)); manyToTypical.append(many / median(pairTimes))
+    // The departure window to the first place, against one pair query per departure.
+    let destination = places[0]
+    var found: TransitDepartureWindow? = nil
+    let ranged = try timedMedian { found = try router.departureWindow(from: origin, to: destination, departure: t, window: TimeInterval(windowMinutes * 60)) }
+    windowMs.append(ranged); windowRatios.append(ranged / one)
+    if let found {
+        windowDepartures.append(Double(found.departures.count))
+        for d in found.departures {
+            windowChecked += 1
+            let pair = try? router.plan(from: origin, to: destination, departure: d.departure).primary.arrival
+            if pair != d.arrival {
+                windowMismatches += 1
+                if mismatchExamples.count < 5 { mismatchExamples.append("window \(origin) → \(destination) leaving \(d.departure): \(d.arrival) vs pair \(String(describing: pair))") }
+            }
+        }
+    }
+}
+if manyOrigins > 0 {
+    print(String(format: "one-to-many: ETA to %d places %.2f ms vs one pair query %.2f ms: ratio p50 %.2f (p90 %.2f) over %d origins (median of %d runs each)",
+                 placeCount, median(manyMs), median(singleMs), median(manyRatios), percentile(manyRatios, 90), manyRatios.count, runs))
+    print(String(format: "  against the median pair query to the same places (%.2f ms): ratio p50 %.2f (p90 %.2f)", median(pairMedians), median(manyToTypical), percentile(manyToTypical, 90)))
+    print("  checked against the pair query: \(manyChecked) places, \(manyMismatches) mismatches of arrival or rides, \(refinedMismatches) of the refined itinerary")
+    print(String(format: "departure window %d min: %.2f ms, ratio to one query p50 %.2f (p90 %.2f); departures per window p50 %.0f; %d departures checked, %d mismatches",
+                 windowMinutes, median(windowMs), median(windowRatios), percentile(windowRatios, 90), median(windowDepartures), windowChecked, windowMismatches))
+    for example in mismatchExamples { print("    \(example)") }
+}
 if let path = option("--json") {
     let figures: [String: Any] = [
         "plan_p50_ms": percentile(planTimes, 50), "plan_p99_ms": percentile(planTimes, 99),
         "raptor_p50_ms": percentile(raptorTimes, 50), "raptor_p99_ms": percentile(raptorTimes, 99),
         "reference_p50_ms": percentile(referenceTimes, 50), "reference_p99_ms": percentile(referenceTimes, 99),
         "queries": planTimes.count, "transit": found, "walk_only": walkOnly, "no_route": noRoute, "mismatches": mismatches,
+        "many_ratio_p50": median(manyRatios), "many_to_typical_p50": median(manyToTypical), "window_ratio_p50": median(windowRatios), "many_mismatches": manyMismatches,
+        "refined_mismatches": refinedMismatches, "window_mismatches": windowMismatches, "many_checked": manyChecked, "window_checked": windowChecked,
         "stops": tt.stopCount, "trips": tt.tripCount, "stop_times": tt.arrivals.count,
     ]
     try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))

@@ -1,0 +1,113 @@
+import Foundation
+import Graph
+import Routing
+import XCTest
+@testable import Transit
+
+/// One-to-many, departure windows, matrices and orders by transit equal the pair queries they stand for.
+final class TransitManyTests: XCTestCase {
+    /// Random points around the feed's stops, and a departure on a 2017 service day.
+    private func randomCase(_ router: TransitRouter, _ rng: inout SplitMix64, places: Int) -> (origin: Coordinate, places: [Coordinate], departure: Date) {
+        let tt = router.timetable
+        func point() -> Coordinate {
+            let s = Int.random(in: 0..<tt.stopCount, using: &rng)
+            return Coordinate(latitude: Double(tt.stopLatitudes[s]) * 1e-7 + Double.random(in: -0.004...0.004, using: &rng),
+                              longitude: Double(tt.stopLongitudes[s]) * 1e-7 + Double.random(in: -0.004...0.004, using: &rng))
+        }
+        let day = ServiceDay.number(year: 2017, month: 3, day: 1) + Int.random(in: 0..<200, using: &rng)
+        let t = ServiceDay.start(day, in: router.zones[0]) + Int.random(in: (5 * 3600)...(21 * 3600), using: &rng)
+        return (point(), (0..<places).map { _ in point() }, Date(timeIntervalSince1970: TimeInterval(t)))
+    }
+
+    func testEarliestArrivalsEqualEachPairQuery() throws {
+        let router = try TerreHaute.router()
+        var rng = SplitMix64(state: 15)
+        var checked = 0, byTransit = 0, walking = 0
+        for _ in 0..<6 {
+            let c = randomCase(router, &rng, places: 30)
+            let answers = try router.earliestArrivals(from: c.origin, departure: c.departure, to: c.places)
+            let refined = try router.earliestArrivals(from: c.origin, departure: c.departure, to: c.places, refine: true)
+            XCTAssertEqual(answers.count, c.places.count)
+            for (i, place) in c.places.enumerated() {
+                let pair: TransitItinerary
+                do { pair = try router.plan(from: c.origin, to: place, departure: c.departure).primary } catch {
+                    XCTAssertThrowsError(try answers[i].get()) { XCTAssertEqual($0 as? TransitError, error as? TransitError) }
+                    continue
+                }
+                let answer = try answers[i].get()
+                XCTAssertEqual(answer.arrival, pair.arrival, "place \(i): \(c.origin) → \(place) at \(c.departure)")
+                XCTAssertEqual(answer.rides, pair.rides, "place \(i)")
+                XCTAssertEqual(try refined[i].get().itinerary, pair, "place \(i): the refined itinerary is the pair's")
+                if pair.rides == 0 {
+                    walking += 1
+                    XCTAssertNil(answer.firstBoarding)
+                    XCTAssertEqual(answer.walkingDistance, pair.walkingDistance)
+                } else {
+                    byTransit += 1
+                    let boarding = try XCTUnwrap(answer.firstBoarding)
+                    XCTAssertGreaterThanOrEqual(boarding.departure, c.departure)
+                    XCTAssertLessThan(boarding.departure, answer.arrival)
+                }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(byTransit, 40, "most random places should be reached by a ride")
+        XCTAssertGreaterThan(checked, 100)
+        _ = walking
+    }
+
+    func testDepartureWindowEqualsOneQueryPerDeparture() throws {
+        let router = try TerreHaute.router()
+        var rng = SplitMix64(state: 30)
+        var cases = 0, departures = 0
+        while cases < 8 {
+            let c = randomCase(router, &rng, places: 1)
+            guard let window = try? router.departureWindow(from: c.origin, to: c.places[0], departure: c.departure, window: 1800) else { continue }
+            cases += 1
+            XCTAssertEqual(window.departures.first?.departure, c.departure, "the window's start is a departure of its own")
+            var previous: TransitDepartureWindow.Departure? = nil
+            for d in window.departures {
+                XCTAssertLessThanOrEqual(d.departure.timeIntervalSince(c.departure), 1800)
+                XCTAssertEqual(d.arrival, try router.plan(from: c.origin, to: c.places[0], departure: d.departure).primary.arrival, "leaving \(d.departure)")
+                if let previous { XCTAssertLessThan(previous.departure, d.departure); XCTAssertLessThanOrEqual(previous.arrival, d.arrival) }
+                previous = d
+                departures += 1
+            }
+            let times = window.departures.map(\.travelTime).sorted()
+            XCTAssertEqual(window.best, times.first); XCTAssertEqual(window.worst, times.last)
+            XCTAssertEqual(window.median, times[(times.count - 1) / 2])
+        }
+        XCTAssertGreaterThan(departures, 8 * 2, "a half-hour window holds several departures")
+        XCTAssertThrowsError(try router.departureWindow(from: randomCase(router, &rng, places: 0).origin, to: randomCase(router, &rng, places: 0).origin,
+                                                        departure: Date(), window: -1)) {
+            XCTAssertEqual($0 as? TransitError, .invalidDepartureWindow(seconds: -1))
+        }
+    }
+
+    func testMatrixRowsAndGreedyOrder() throws {
+        let router = try TerreHaute.router()
+        var rng = SplitMix64(state: 45)
+        let c = randomCase(router, &rng, places: 5)
+        let sources = [c.origin, Coordinate(latitude: 91, longitude: 0), c.places[0]]
+        let matrix = try router.earliestArrivalMatrix(from: sources, to: c.places, departure: c.departure)
+        XCTAssertEqual(matrix.count, 3)
+        XCTAssertEqual(matrix[0].map { try? $0.get().arrival }, try router.earliestArrivals(from: c.origin, departure: c.departure, to: c.places).map { try? $0.get().arrival })
+        for cell in matrix[1] { XCTAssertThrowsError(try cell.get()) { XCTAssertEqual($0 as? TransitError, .invalidCoordinate(stop: 1)) } }
+
+        let order = try router.greedyOrder(start: c.origin, places: c.places, departure: c.departure)
+        XCTAssertEqual(order.order.sorted(), Array(c.places.indices))
+        // Each step goes to the place reached earliest from where the traveller is, leaving when they arrived there.
+        var at = c.origin, clock = c.departure, left = Array(c.places.indices)
+        for (k, next) in order.order.enumerated() {
+            let leg = try router.plan(from: at, to: c.places[next], departure: clock).primary.arrival
+            XCTAssertEqual(order.arrivals[k], leg)
+            for other in left where other != next {
+                if let alternative = try? router.plan(from: at, to: c.places[other], departure: clock).primary.arrival {
+                    XCTAssertGreaterThanOrEqual(alternative, leg)
+                }
+            }
+            left.removeAll { $0 == next }
+            at = c.places[next]; clock = leg
+        }
+    }
+}
