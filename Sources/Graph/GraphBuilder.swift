@@ -11,8 +11,6 @@ struct GraphBuilder {
     private var exactLengths: [Float] = []
     /// Announces the start of each build phase (for the progress display).
     var phase: (String) -> Void = { _ in }
-    /// Whether to build the ALT landmark tables (a preprocessing step for fast searches).
-    var buildLandmarks = true
 
     init(collector: OSMCollector) {
         self.collector = collector
@@ -87,26 +85,6 @@ struct GraphBuilder {
 
         phase("building spatial index")
         graph.spatialIndex = SpatialIndexBuilder.build(graph)
-        if buildLandmarks {
-            phase("preprocessing: landmarks")
-            let frozen = graph
-            let tables = LandmarkTables(count: profileCount)
-            // The profiles' tables are independent: on graphs of moderate size build them on all cores; on large
-            // ones one after the other, so that only one profile's working arrays add to the peak memory.
-            if frozen.nodeLatitudes.count < 1_000_000 {
-                DispatchQueue.concurrentPerform(iterations: profileCount) { p in
-                    tables.store(LandmarkBuilder.build(frozen, profile: p), at: p)
-                }
-            } else {
-                for p in 0..<profileCount { tables.store(LandmarkBuilder.build(frozen, profile: p), at: p) }
-            }
-            for (p, built) in tables.results.enumerated() {
-                graph.profiles[p].landmarkFrom = built.from
-                graph.profiles[p].landmarkTo = built.to
-                graph.profiles[p].landmarkNodes = built.landmarks
-            }
-        }
-
         statistics.shapePoints = graph.shapeLatitudes.count
         if !graph.nodeLatitudes.isEmpty {
             statistics.minLatitude = graph.nodeLatitudes.min()!
@@ -403,15 +381,5 @@ struct GraphBuilder {
         graph.profiles[p].firstIncidence = first
         graph.profiles[p].incidence = incidence
         statistics.profiles[p].nodes = nodesUsed
-    }
-}
-
-/// Collects the landmark tables built concurrently, one slot per profile.
-private final class LandmarkTables: @unchecked Sendable {
-    private let lock = NSLock()
-    @exclusivity(unchecked) private(set) var results: [(from: [UInt16], to: [UInt16], landmarks: [UInt32])]
-    init(count: Int) { results = Array(repeating: ([], [], []), count: count) }
-    func store(_ tables: (from: [UInt16], to: [UInt16], landmarks: [UInt32]), at index: Int) {
-        lock.lock(); results[index] = tables; lock.unlock()
     }
 }

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import Foundation
 
-/// A graph file mapped into memory: header and section table checked, sections handed out in place.
+/// A graph file mapped into memory: header and section table checked, sections handed out in place (or, during an
+/// import, the sections of an `InMemoryGraphFile`, laid out as the file they will be written as).
 ///
 /// Opening reads only the 4 KiB header, so it takes the same time whatever the file's size;
 /// `verifyChecksums()` reads every section and compares its CRC-32. `RoadGraph(file:)` runs it (and validates the
@@ -16,8 +17,14 @@ public final class GraphFile: @unchecked Sendable {
     public let size: Int
     /// The section table, in file order.
     public let sections: [GraphSection]
-    private let base: UnsafeRawPointer
-    private let sectionsByName: [String: GraphSection]
+    /// Where each section's bytes start (in the mapping, or in the memory of an `InMemoryGraphFile`), by name.
+    private let starts: [String: (section: GraphSection, start: UnsafeRawPointer)]
+    /// Where each section of `sections` starts, in table order.
+    private let sectionStarts: [UnsafeRawPointer]
+    /// The mapping to unmap on release (nil for sections held in memory).
+    private let mapping: UnsafeMutableRawPointer?
+    /// What keeps sections held in memory alive.
+    private let owner: [AnyObject]
     private let verification = NSLock()
     private var checksumsVerified = false
 
@@ -47,45 +54,37 @@ public final class GraphFile: @unchecked Sendable {
             throw .cannotOpen(path: path, message: String(cString: strerror(errno)))
         }
         let base = UnsafeRawPointer(mapped)
-        func load<T: FixedWidthInteger>(_ offset: Int, as type: T.Type) -> T {
-            T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
-        }
+        typealias F = GraphFileFormat.Field
         do {
-            guard (0..<8).allSatisfy({ base.load(fromByteOffset: $0, as: UInt8.self) == GraphFileFormat.magic[$0] }) else {
+            guard (0..<8).allSatisfy({ base.load(fromByteOffset: F.magic + $0, as: UInt8.self) == GraphFileFormat.magic[$0] }) else {
                 throw GraphFileError.notAGraphFile(path: path)
             }
-            let version = load(8, as: UInt32.self)
+            // The fixed header is there (size >= fixedHeaderSize); the table only when size >= headerSize.
+            let fixed = UnsafeRawBufferPointer(start: base, count: GraphFileFormat.fixedHeaderSize)
+            let version = GraphFileFormat.load(fixed, at: F.version, as: UInt32.self)
             guard version == GraphFileFormat.version else {
                 throw GraphFileError.unsupportedVersion(path: path, found: version, supported: GraphFileFormat.version)
             }
-            let rawSize = load(16, as: UInt64.self)
+            let rawSize = GraphFileFormat.load(fixed, at: F.fileSize, as: UInt64.self)
             guard size >= GraphFileFormat.headerSize else {
                 throw GraphFileError.truncated(path: path, expectedBytes: max(Int(clamping: rawSize), GraphFileFormat.headerSize), actualBytes: size)
             }
-            var header = [UInt8](UnsafeRawBufferPointer(start: base, count: GraphFileFormat.headerSize))
-            for i in 24..<28 { header[i] = 0 }
-            let headerIntact = header.withUnsafeBytes({ GraphFileFormat.crc32($0) }) == load(24, as: UInt32.self)
-            let count = Int(load(12, as: UInt32.self))
+            let header = UnsafeRawBufferPointer(start: base, count: GraphFileFormat.headerSize)
+            let headerIntact = GraphFileFormat.headerChecksum(header) == GraphFileFormat.load(header, at: F.headerCRC, as: UInt32.self)
+            let count = Int(GraphFileFormat.load(header, at: F.sectionCount, as: UInt32.self))
             /// The table's entries, bounds unchecked (nil when the header does not check out).
-            func entries() -> [GraphSection]? {
+            func entries() -> [GraphFileFormat.RawEntry]? {
                 guard headerIntact, count <= GraphFileFormat.maxSections else { return nil }
-                return (0..<count).map { i in
-                    let entry = GraphFileFormat.fixedHeaderSize + i * GraphFileFormat.entrySize
-                    let nameBytes = (0..<GraphFileFormat.maxNameLength).map { header[entry + $0] }.prefix { $0 != 0 }
-                    return GraphSection(
-                        name: String(decoding: nameBytes, as: UTF8.self),
-                        offset: Int(clamping: load(entry + 24, as: UInt64.self)), length: Int(clamping: load(entry + 32, as: UInt64.self)),
-                        crc32: load(entry + 40, as: UInt32.self), elementSize: Int(load(entry + 44, as: UInt32.self)))
-                }
+                return (0..<count).map { GraphFileFormat.RawEntry(header, index: $0) }
             }
             guard let recordedSize = Int(exactly: rawSize) else {
                 throw GraphFileError.corrupt(path: path, message: "\(size) bytes, the header says \(rawSize)")
             }
             guard size >= recordedSize else {
                 // Name the first section the cut reaches, when the header can be trusted to say where they lie.
-                let cut = entries()?.first { section in
-                    let (end, overflow) = section.offset.addingReportingOverflow(section.length)
-                    return overflow || end > size
+                let cut = entries()?.first { entry in
+                    let (end, overflow) = entry.offset.addingReportingOverflow(entry.length)
+                    return overflow || end > UInt64(size)
                 }
                 throw GraphFileError.truncated(path: path, expectedBytes: recordedSize, actualBytes: size, section: cut?.name)
             }
@@ -96,25 +95,24 @@ public final class GraphFile: @unchecked Sendable {
             guard count <= GraphFileFormat.maxSections else { throw GraphFileError.corrupt(path: path, message: "section count \(count)") }
             var sections: [GraphSection] = []
             for i in 0..<count {
-                let entry = GraphFileFormat.fixedHeaderSize + i * GraphFileFormat.entrySize
-                let nameBytes = (0..<GraphFileFormat.maxNameLength).map { header[entry + $0] }.prefix { $0 != 0 }
-                let name = String(decoding: nameBytes, as: UTF8.self)
-                let rawOffset = load(entry + 24, as: UInt64.self), rawLength = load(entry + 32, as: UInt64.self)
-                let elementSize = Int(load(entry + 44, as: UInt32.self))
+                let entry = GraphFileFormat.RawEntry(header, index: i)
+                let elementSize = Int(entry.elementSize)
                 // Convert and add with overflow checks before comparing with the real size.
-                guard let offset = Int(exactly: rawOffset), let length = Int(exactly: rawLength),
+                guard let offset = Int(exactly: entry.offset), let length = Int(exactly: entry.length),
                       case let (end, overflow) = offset.addingReportingOverflow(length), !overflow,
                       offset >= GraphFileFormat.headerSize, offset % GraphFileFormat.sectionAlignment == 0, end <= size,
                       elementSize > 0, length % elementSize == 0 else {
-                    throw GraphFileError.corrupt(path: path, message: "section '\(name)' lies outside the file or is misaligned (offset \(rawOffset), \(rawLength) bytes, \(elementSize)-byte elements, in a file of \(size) bytes)")
+                    throw GraphFileError.corrupt(path: path, message: "section '\(entry.name)' lies outside the file or is misaligned (offset \(entry.offset), \(entry.length) bytes, \(elementSize)-byte elements, in a file of \(size) bytes)")
                 }
-                sections.append(GraphSection(name: name, offset: offset, length: length, crc32: load(entry + 40, as: UInt32.self), elementSize: elementSize))
+                sections.append(GraphSection(name: entry.name, offset: offset, length: length, crc32: entry.crc32, elementSize: elementSize))
             }
             self.version = version
             self.size = size
             self.sections = sections
-            self.base = base
-            sectionsByName = Dictionary(sections.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            mapping = mapped
+            owner = []
+            sectionStarts = sections.map { base + $0.offset }
+            starts = Dictionary(sections.map { ($0.name, ($0, base + $0.offset)) }, uniquingKeysWith: { a, _ in a })
         } catch let error as GraphFileError {
             munmap(mapped, size)
             throw error
@@ -124,24 +122,41 @@ public final class GraphFile: @unchecked Sendable {
         }
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+    /// The sections of a graph held in memory during an import, as the file they will be written as (offsets and
+    /// size of that file; checksums taken as verified: the bytes are this process's own, computed when written).
+    public init(memory graph: InMemoryGraphFile) {
+        path = graph.path
+        version = GraphFileFormat.version
+        let layout = graph.layout()
+        size = layout.size
+        sections = layout.sections
+        mapping = nil
+        owner = graph.sections.map(\.storage)
+        var starts: [String: (section: GraphSection, start: UnsafeRawPointer)] = [:]
+        for (section, held) in zip(layout.sections, graph.sections) { starts[section.name] = (section, UnsafeRawPointer(held.storage.bytes.baseAddress!)) }
+        self.starts = starts
+        sectionStarts = graph.sections.map { UnsafeRawPointer($0.storage.bytes.baseAddress!) }
+        checksumsVerified = true
+    }
+
+    deinit { if let mapping { munmap(mapping, size) } }
 
     /// Whether the file has a section of this name.
-    public func has(_ name: String) -> Bool { sectionsByName[name] != nil }
+    public func has(_ name: String) -> Bool { starts[name] != nil }
 
     /// The bytes of a section, in place.
     public func bytes(_ name: String) throws(GraphFileError) -> UnsafeRawBufferPointer {
-        guard let section = sectionsByName[name] else { throw .missingSection(path: path, section: name) }
-        return UnsafeRawBufferPointer(start: base + section.offset, count: section.length)
+        guard let (section, start) = starts[name] else { throw .missingSection(path: path, section: name) }
+        return UnsafeRawBufferPointer(start: start, count: section.length)
     }
 
     /// A section as a typed buffer over the mapped memory (no copy).
     public func array<T: BitwiseCopyable>(_ name: String, of type: T.Type = T.self) throws(GraphFileError) -> UnsafeBufferPointer<T> {
-        guard let section = sectionsByName[name] else { throw .missingSection(path: path, section: name) }
+        guard let (section, start) = starts[name] else { throw .missingSection(path: path, section: name) }
         guard section.elementSize == MemoryLayout<T>.stride else {
             throw .corrupt(path: path, message: "section '\(name)' has \(section.elementSize)-byte elements, expected \(MemoryLayout<T>.stride)")
         }
-        return UnsafeBufferPointer(start: (base + section.offset).assumingMemoryBound(to: T.self), count: section.length / section.elementSize)
+        return UnsafeBufferPointer(start: start.assumingMemoryBound(to: T.self), count: section.length / section.elementSize)
     }
 
     /// Reads every section and compares its CRC-32 with the table's; throws on the first mismatch, naming the section.
@@ -150,8 +165,8 @@ public final class GraphFile: @unchecked Sendable {
         verification.lock()
         defer { verification.unlock() }
         if checksumsVerified { return }
-        for section in sections where section.length > 0 {
-            let crc = GraphFileFormat.crc32(UnsafeRawBufferPointer(start: base + section.offset, count: section.length))
+        for (section, start) in zip(sections, sectionStarts) where section.length > 0 {
+            let crc = GraphFileFormat.crc32(UnsafeRawBufferPointer(start: start, count: section.length))
             if crc != section.crc32 { throw .checksumMismatch(path: path, section: section.name) }
         }
         checksumsVerified = true

@@ -5,7 +5,7 @@ import Glibc
 /// Writes a graph file section by section into a temporary file beside the target, then renames it into place.
 ///
 /// Nothing appears at the target path until `finish()` succeeds; an abandoned writer removes its temporary file.
-public final class GraphFileWriter {
+public final class GraphFileWriter: GraphSectionSink {
     public let path: String
     private let temporaryPath: String
     @exclusivity(unchecked) private var fd: Int32
@@ -65,14 +65,6 @@ public final class GraphFileWriter {
                                      crc32: bytes.count > 0 ? GraphFileFormat.crc32(bytes) : 0, elementSize: elementSize))
     }
 
-    /// Appends an array as a section of its elements' raw little-endian bytes.
-    public func append<T: BitwiseCopyable>(_ name: String, _ array: [T]) throws(GraphFileError) {
-        let outcome = array.withUnsafeBytes { raw in
-            Result { () throws(GraphFileError) in try append(name, bytes: raw, elementSize: MemoryLayout<T>.stride) }
-        }
-        try outcome.get()
-    }
-
     /// Copies the sections of an existing graph file, in its order, except those named in `excluded`
     /// (to extend a file with new sections: copy it, append the new ones, finish).
     public func appendSections(of file: GraphFile, except excluded: Set<String> = []) throws(GraphFileError) {
@@ -83,25 +75,7 @@ public final class GraphFileWriter {
 
     /// Writes the header and section table, flushes, and renames the file into place.
     public func finish() throws(GraphFileError) {
-        var header = [UInt8](repeating: 0, count: GraphFileFormat.headerSize)
-        func put<T: FixedWidthInteger>(_ value: T, at position: Int) {
-            withUnsafeBytes(of: value.littleEndian) { for (i, byte) in $0.enumerated() { header[position + i] = byte } }
-        }
-        for (i, byte) in GraphFileFormat.magic.enumerated() { header[i] = byte }
-        put(GraphFileFormat.version, at: 8)
-        put(UInt32(sections.count), at: 12)
-        put(UInt64(offset), at: 16)
-        put(UInt32(GraphFileFormat.headerSize), at: 28)
-        for (i, section) in sections.enumerated() {
-            let base = GraphFileFormat.fixedHeaderSize + i * GraphFileFormat.entrySize
-            for (j, byte) in section.name.utf8.enumerated() { header[base + j] = byte }
-            put(UInt64(section.offset), at: base + 24)
-            put(UInt64(section.length), at: base + 32)
-            put(section.crc32, at: base + 40)
-            put(UInt32(section.elementSize), at: base + 44)
-        }
-        let headerCRC = header.withUnsafeBytes { GraphFileFormat.crc32($0) }
-        put(headerCRC, at: 24)
+        let header = GraphFileFormat.header(sections: sections, fileSize: offset)
         let written = header.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         if written != header.count {
             let message = String(cString: strerror(errno))

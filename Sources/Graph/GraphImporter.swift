@@ -3,13 +3,15 @@ import Glibc
 #endif
 import OSM
 
-/// Imports OSM XML or PBF into a graph file: stream the input through the collector, build the graph, write it.
+/// Imports OSM XML or PBF into a graph file: stream the input through the collector, build the graph in memory,
+/// run the extensions over it (landmarks, hierarchies, a timetable), and write the file once.
 public struct GraphImporter {
     /// The profiles to build, in the order their sections and node-flag bits take.
     public var profiles: [TravelProfile]
-    /// Whether to build the ALT landmark tables that speed up searches (preprocessing after the import proper).
+    /// Whether to build the ALT landmark tables that speed up searches (the first extension, `LandmarkExtension`).
     public var buildLandmarks = true
-    /// Steps that add sections after the graph is built (contraction hierarchies, timetables), in order.
+    /// Steps that add sections after the graph (and the landmarks) are built — contraction hierarchies,
+    /// timetables —, in order; each sees the graph with the sections of those before it.
     public var extensions: [any GraphExtension] = []
 
     /// Progress as the import goes: reading (raw and XML bytes, elements) and then the build phases.
@@ -26,6 +28,8 @@ public struct GraphImporter {
         case noRoads(String)
         /// An extension failed; its message says why.
         case extensionFailed(String)
+        /// An extension failed with this error (`extensionFailed` with the error itself, for callers that tell kinds apart).
+        case extensionError(any Error)
 
         public var description: String {
             switch self {
@@ -34,6 +38,7 @@ public struct GraphImporter {
             case let .invalidProfile(message): return message
             case let .noRoads(name): return "\(name) holds no road any profile can use: nothing to import"
             case let .extensionFailed(message): return message
+            case let .extensionError(error): return "\(error)"
             }
         }
     }
@@ -43,11 +48,49 @@ public struct GraphImporter {
     /// Reads `inputPath` ("-" for standard input) and writes the graph to `outputPath`; returns the import figures.
     ///
     /// The output must not exist or be a regular file (exit before any work otherwise). Temporary files of earlier
-    /// imports into the output's folder whose process is gone are removed first (`TemporaryFiles.sweepStale`).
-    public func run(input inputPath: String, output outputPath: String, progress: @escaping (Progress) -> Void = { _ in }) throws(Failure) -> ImportStatistics {
+    /// imports into the output's folder whose process is gone are removed first (`TemporaryFiles.sweepStale`). The
+    /// file is written once, at the end, into the temporary file opened at the start (`GraphFileWriter`), then
+    /// renamed into place; `built`, when given, receives what each extension built, in order.
+    public func run(input inputPath: String, output outputPath: String, built: ((any GraphExtensionSections) -> Void)? = nil,
+                    progress: @escaping (Progress) -> Void = { _ in }) throws(Failure) -> ImportStatistics {
         try validateProfiles()
         if let refusal = OutputPath.refusal(outputPath) { throw .output(.cannotCreate(path: outputPath, message: refusal)) }
         TemporaryFiles.sweepStale(folder: TemporaryFiles.folder(of: outputPath))
+        // Opened first, so that an output that cannot be written fails before the work; abandoned on any failure.
+        let writer: GraphFileWriter
+        do { writer = try GraphFileWriter(path: outputPath) } catch { throw .output(error) }
+        let (graph, statistics) = try buildRoads(input: inputPath, progress: progress)
+        let metadata = GraphMetadata(generator: wayfinderVersion, statistics: statistics, profiles: profiles)
+        let memory = InMemoryGraphFile(path: outputPath)
+        do { try Self.store(consume graph, metadata: metadata, into: memory) } catch { throw .output(error) }
+        let steps: [any GraphExtension] = (buildLandmarks ? [LandmarkExtension()] : []) + extensions
+        for step in steps {
+            progress(.phase(step.phase))
+            do {
+                let view = try memory.roadGraph()
+                let names = step.sectionNames(for: view)
+                let sections = try step.build(from: view)
+                memory.startRecording()
+                try sections.write(to: memory)
+                let written = memory.stopRecording()
+                precondition(written == names, "\(type(of: step)) wrote sections \(written), named \(names)")
+                built?(sections)
+            } catch let error as GraphFileError {
+                throw .output(error)
+            } catch {
+                throw .extensionError(error)
+            }
+        }
+        progress(.phase("writing"))
+        do {
+            try memory.write(to: writer)
+            try writer.finish()
+        } catch { throw .output(error) }
+        return statistics
+    }
+
+    /// Reads the input and builds the road graph in memory.
+    private func buildRoads(input inputPath: String, progress: @escaping (Progress) -> Void) throws(Failure) -> (GraphData, ImportStatistics) {
         let input: OSMInput
         do { input = try OSMInput(path: inputPath) } catch { throw .input(error) }
         let collector = OSMCollector(profiles: profiles)
@@ -83,43 +126,9 @@ public struct GraphImporter {
         }
         var builder = GraphBuilder(collector: collector)
         builder.phase = { progress(.phase($0)) }
-        builder.buildLandmarks = buildLandmarks
         let graph = builder.build()
         if graph.edgeFrom.isEmpty { throw .noRoads(input.file.name) }
-        progress(.phase("writing"))
-        let metadata = GraphMetadata(generator: wayfinderVersion, statistics: builder.statistics, profiles: profiles)
-        if extensions.isEmpty {
-            do { try Self.write(graph, metadata: metadata, to: outputPath) } catch { throw .output(error) }
-            return builder.statistics
-        }
-        // With extensions: the graph goes to a hidden file beside the output first; the output is written once,
-        // holding the graph's sections and the extensions', so nothing half-done ever stands at the output path.
-        let base = TemporaryFiles.path(for: outputPath, kind: "base")
-        TemporaryFiles.register(base)
-        defer { unlink(base); TemporaryFiles.unregister(base) }
-        do { try Self.write(graph, metadata: metadata, to: base) } catch { throw .output(error) }
-        do {
-            let written = try RoadGraph(path: base)
-            let writer = try GraphFileWriter(path: outputPath)
-            try writer.appendSections(of: written.file)
-            for step in extensions {
-                do { try step.extend(written, writer: writer) { progress(.phase($0)) } } catch let error as GraphFileError {
-                    throw error
-                } catch {
-                    writer.abandon()
-                    throw Failure.extensionFailed("\(error)")
-                }
-            }
-            progress(.phase("writing"))
-            try writer.finish()
-        } catch let error as GraphFileError {
-            throw .output(error)
-        } catch let error as Failure {
-            throw error
-        } catch {
-            throw .extensionFailed("\(error)")
-        }
-        return builder.statistics
+        return (graph, builder.statistics)
     }
 
     private func validateProfiles() throws(Failure) {
@@ -135,42 +144,54 @@ public struct GraphImporter {
     /// Writes `graph` as a graph file at `path` (temporary file, then rename).
     public static func write(_ graph: GraphData, metadata: GraphMetadata, to path: String) throws(GraphFileError) {
         let writer = try GraphFileWriter(path: path)
-        typealias S = GraphSectionName
-        try writer.append(S.meta, metadata.encoded())
-        try writer.append(S.nodeLatitudes, graph.nodeLatitudes)
-        try writer.append(S.nodeLongitudes, graph.nodeLongitudes)
-        try writer.append(S.nodeOSMIDs, graph.nodeOSMIDs)
-        try writer.append(S.nodeFlags, graph.nodeFlags)
-        try writer.append(S.edgeFrom, graph.edgeFrom)
-        try writer.append(S.edgeTo, graph.edgeTo)
-        try writer.append(S.edgeLength, graph.edgeLengthMillimetres)
-        try writer.append(S.edgeWay, graph.edgeWay)
-        try writer.append(S.edgeShapeStart, graph.edgeShapeStart)
-        try writer.append(S.shapeLatitudes, graph.shapeLatitudes)
-        try writer.append(S.shapeLongitudes, graph.shapeLongitudes)
-        try writer.append(S.wayOSMIDs, graph.wayOSMIDs)
-        try writer.append(S.wayNames, graph.wayNames)
-        try writer.append(S.wayRefs, graph.wayRefs)
-        try writer.append(S.wayClasses, graph.wayClasses)
-        try writer.append(S.stringStart, graph.stringStart)
-        try writer.append(S.stringBytes, graph.stringBytes)
-        for profile in graph.profiles {
-            let names = S.Profile(profile.name)
-            try writer.append(names.timeForward, profile.timeForward)
-            try writer.append(names.timeBackward, profile.timeBackward)
-            try writer.append(names.firstIncidence, profile.firstIncidence)
-            try writer.append(names.incidence, profile.incidence)
-            try writer.append(names.island, profile.island)
-            try writer.append(names.landmarkFrom, profile.landmarkFrom)
-            try writer.append(names.landmarkTo, profile.landmarkTo)
-            try writer.append(names.landmarkNodes, profile.landmarkNodes)
-            try writer.append(names.restrictionKinds, profile.restrictionKinds)
-            try writer.append(names.restrictionStart, profile.restrictionStart)
-            try writer.append(names.restrictionPath, profile.restrictionPath)
-        }
-        try writer.append(S.indexItems, graph.spatialIndex.items)
-        try writer.append(S.indexBoxes, graph.spatialIndex.boxes)
-        try writer.append(S.indexLevels, graph.spatialIndex.levelStart)
+        try store(graph, metadata: metadata, into: writer)
         try writer.finish()
+    }
+
+    /// Adds the sections of `graph` to `sink`, in the file's order (the landmark sections empty unless `graph` holds
+    /// tables: `LandmarkExtension` fills them in place).
+    /// Each array is released once copied, so a caller that hands its graph over (`consume`) holds it only once.
+    public static func store(_ graph: consuming GraphData, metadata: GraphMetadata, into writer: some GraphSectionSink) throws(GraphFileError) {
+        typealias S = GraphSectionName
+        var g = graph
+        func take<T: BitwiseCopyable>(_ name: String, _ array: inout [T]) throws(GraphFileError) {
+            try writer.append(name, array)
+            array = []
+        }
+        try writer.append(S.meta, metadata.encoded())
+        try take(S.nodeLatitudes, &g.nodeLatitudes)
+        try take(S.nodeLongitudes, &g.nodeLongitudes)
+        try take(S.nodeOSMIDs, &g.nodeOSMIDs)
+        try take(S.nodeFlags, &g.nodeFlags)
+        try take(S.edgeFrom, &g.edgeFrom)
+        try take(S.edgeTo, &g.edgeTo)
+        try take(S.edgeLength, &g.edgeLengthMillimetres)
+        try take(S.edgeWay, &g.edgeWay)
+        try take(S.edgeShapeStart, &g.edgeShapeStart)
+        try take(S.shapeLatitudes, &g.shapeLatitudes)
+        try take(S.shapeLongitudes, &g.shapeLongitudes)
+        try take(S.wayOSMIDs, &g.wayOSMIDs)
+        try take(S.wayNames, &g.wayNames)
+        try take(S.wayRefs, &g.wayRefs)
+        try take(S.wayClasses, &g.wayClasses)
+        try take(S.stringStart, &g.stringStart)
+        try take(S.stringBytes, &g.stringBytes)
+        for p in g.profiles.indices {
+            let names = S.Profile(g.profiles[p].name)
+            try take(names.timeForward, &g.profiles[p].timeForward)
+            try take(names.timeBackward, &g.profiles[p].timeBackward)
+            try take(names.firstIncidence, &g.profiles[p].firstIncidence)
+            try take(names.incidence, &g.profiles[p].incidence)
+            try take(names.island, &g.profiles[p].island)
+            try take(names.landmarkFrom, &g.profiles[p].landmarkFrom)
+            try take(names.landmarkTo, &g.profiles[p].landmarkTo)
+            try take(names.landmarkNodes, &g.profiles[p].landmarkNodes)
+            try take(names.restrictionKinds, &g.profiles[p].restrictionKinds)
+            try take(names.restrictionStart, &g.profiles[p].restrictionStart)
+            try take(names.restrictionPath, &g.profiles[p].restrictionPath)
+        }
+        try take(S.indexItems, &g.spatialIndex.items)
+        try take(S.indexBoxes, &g.spatialIndex.boxes)
+        try take(S.indexLevels, &g.spatialIndex.levelStart)
     }
 }

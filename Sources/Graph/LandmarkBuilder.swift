@@ -17,8 +17,8 @@ public enum LandmarkBuilder {
 
     /// The landmark tables of profile `p` of `graph`: node-major (`node × landmarks + landmark`), and the landmark nodes
     /// (`count` of them, or fewer on a small network).
-    static func build(_ graph: GraphData, profile p: Int) -> (from: [UInt16], to: [UInt16], landmarks: [UInt32]) {
-        let n = graph.nodeLatitudes.count
+    static func build(_ graph: RoadGraph, profile p: Int) -> (from: [UInt16], to: [UInt16], landmarks: [UInt32]) {
+        let n = graph.nodeCount
         let profile = graph.profiles[p]
         // Planar candidates: split the main network around its centre into `count` equal angular sectors and take
         // in each the node farthest by travel time from the centre node, so the candidates surround the network.
@@ -123,7 +123,7 @@ public enum LandmarkBuilder {
     }
 
     /// The main-network node with the greatest finite distance, ties to the lowest index.
-    static func farthest(_ distance: [UInt32], among island: [UInt8], excluding: Set<Int>) -> Int? {
+    static func farthest(_ distance: [UInt32], among island: UnsafeBufferPointer<UInt8>, excluding: Set<Int>) -> Int? {
         var best: Int? = nil
         for v in distance.indices where island[v] == 0 && distance[v] != UInt32.max && !excluding.contains(v) {
             if best == nil || distance[v] > distance[best!] { best = v }
@@ -134,15 +134,15 @@ public enum LandmarkBuilder {
 
 /// A plain one-to-all Dijkstra over a profile's node graph (times in milliseconds, no restrictions).
 struct NodeDijkstra {
-    let graph: GraphData
-    let profile: ProfileGraphData
+    let graph: RoadGraph
+    let profile: ProfileGraph
     private let nodeCount: Int
     private var heap = BinaryHeap<UInt32, UInt32>()
 
-    init(graph: GraphData, profile: ProfileGraphData) {
+    init(graph: RoadGraph, profile: ProfileGraph) {
         self.graph = graph
         self.profile = profile
-        nodeCount = graph.nodeLatitudes.count
+        nodeCount = graph.nodeCount
     }
 
     /// Times from `source` to every node, or (with `reverse`) from every node to `source`; `UInt32.max` where none.
@@ -173,5 +173,60 @@ struct NodeDijkstra {
             }
         }
         return distance
+    }
+}
+
+/// The ALT landmark tables as an import step: built from the graph in memory, they fill the empty `alt_*` sections
+/// the roads are written with, one profile after the other or (on graphs of moderate size) all at once.
+public struct LandmarkExtension: GraphExtension {
+    public init() {}
+
+    public var phase: String { "preprocessing: landmarks" }
+
+    /// The three landmark sections of every profile.
+    public func sectionNames(for graph: RoadGraph) -> [String] {
+        graph.profiles.flatMap { profile in
+            let names = GraphSectionName.Profile(profile.profile.name)
+            return [names.landmarkFrom, names.landmarkTo, names.landmarkNodes]
+        }
+    }
+
+    /// Builds every profile's tables.
+    public func build(from graph: RoadGraph) throws -> any GraphExtensionSections {
+        let count = graph.profiles.count
+        let tables = LandmarkTables(profiles: graph.profiles.map(\.profile.name))
+        // The profiles' tables are independent: on graphs of moderate size build them on all cores; on large
+        // ones one after the other, so that only one profile's working arrays add to the peak memory.
+        if graph.nodeCount < 1_000_000 {
+            DispatchQueue.concurrentPerform(iterations: count) { p in tables.store(LandmarkBuilder.build(graph, profile: p), at: p) }
+        } else {
+            for p in 0..<count { tables.store(LandmarkBuilder.build(graph, profile: p), at: p) }
+        }
+        return tables
+    }
+}
+
+/// The landmark tables of every profile, filled from several threads, then written.
+final class LandmarkTables: GraphExtensionSections, @unchecked Sendable {
+    private let lock = NSLock()
+    private let profiles: [String]
+    @exclusivity(unchecked) private var results: [(from: [UInt16], to: [UInt16], landmarks: [UInt32])]
+
+    init(profiles: [String]) {
+        self.profiles = profiles
+        results = Array(repeating: ([], [], []), count: profiles.count)
+    }
+
+    func store(_ tables: (from: [UInt16], to: [UInt16], landmarks: [UInt32]), at index: Int) {
+        lock.lock(); results[index] = tables; lock.unlock()
+    }
+
+    func write(to sink: some GraphSectionSink) throws(GraphFileError) {
+        for (name, tables) in zip(profiles, results) {
+            let names = GraphSectionName.Profile(name)
+            try sink.append(names.landmarkFrom, tables.from)
+            try sink.append(names.landmarkTo, tables.to)
+            try sink.append(names.landmarkNodes, tables.landmarks)
+        }
     }
 }

@@ -2,9 +2,10 @@
 import Glibc
 #endif
 
-/// The hidden files an import writes beside its output before renaming one into place (`.NAME.tmp-PID`,
-/// `.NAME.base-PID`, `.NAME.roads-PID`): registered while they exist so that a SIGINT or SIGTERM handler can remove
-/// them (`removeAll`), and swept from a folder when the process that wrote them is gone (`sweepStale`).
+/// The hidden files written beside an output before being renamed into place (`.NAME.tmp-PID`, the one file of an
+/// import; `.NAME.base-PID` and `.NAME.roads-PID` were also written by older builds): registered while they exist so
+/// that a SIGINT or SIGTERM handler can remove them (`removeAll`), and swept from a folder when the process that
+/// wrote them is gone (`sweepStale`).
 public enum TemporaryFiles {
     nonisolated(unsafe) private static var paths: [String] = []
     nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
@@ -19,7 +20,8 @@ public enum TemporaryFiles {
         return body()
     }
 
-    /// The kinds of temporary file, as the suffix before `-PID` names them.
+    /// The kinds of temporary file, as the suffix before `-PID` names them (those of older builds included, so that
+    /// their leftovers are swept too).
     public static let kinds = ["tmp", "base", "roads"]
 
     /// The temporary file of `kind` for `path` in this process: `.NAME.KIND-PID` in the same folder.

@@ -233,8 +233,11 @@ public struct HierarchySectionNames {
         down = "\(profile).ch_down"
     }
 
-    /// Appends a built hierarchy's sections to a graph file being written.
-    public func write(_ data: HierarchyData, to writer: GraphFileWriter) throws(GraphFileError) {
+    /// The five names, in the order `write` writes them.
+    public var all: [String] { [rank, firstUp, up, firstDown, down] }
+
+    /// Appends a built hierarchy's sections to a graph file being written (or the graph in memory during an import).
+    public func write(_ data: HierarchyData, to writer: some GraphSectionSink) throws(GraphFileError) {
         try writer.append(rank, data.rank)
         try writer.append(firstUp, data.firstUp)
         try writer.append(up, data.up)

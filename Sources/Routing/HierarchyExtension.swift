@@ -9,18 +9,35 @@ public struct HierarchyExtension: GraphExtension {
 
     public init(profiles: [String]? = nil) { self.profiles = profiles }
 
-    /// Builds the hierarchies of `graph`'s profiles and appends their sections.
-    public func extend(_ graph: RoadGraph, writer: GraphFileWriter, phase: (String) -> Void) throws {
-        let chosen = graph.profiles.filter { profiles?.contains($0.profile.name) ?? true }
-        phase("preprocessing: contraction hierarchies")
+    public var phase: String { "preprocessing: contraction hierarchies" }
+
+    /// The five `ch_*` sections of each chosen profile.
+    public func sectionNames(for graph: RoadGraph) -> [String] {
+        chosen(graph).flatMap { HierarchySectionNames($0.profile.name).all }
+    }
+
+    /// Builds the hierarchies of `graph`'s chosen profiles, in parallel.
+    public func build(from graph: RoadGraph) throws -> any GraphExtensionSections {
+        let chosen = chosen(graph)
         let results = ResultSlots<HierarchyData>(count: chosen.count)
         DispatchQueue.concurrentPerform(iterations: chosen.count) { i in
             let space = SearchGraph(graph: graph, profile: chosen[i])
             results.set(i, HierarchyBuilder(space: space).build())
         }
-        for (i, profile) in chosen.enumerated() {
-            try HierarchySectionNames(profile.profile.name).write(results.value(i), to: writer)
-        }
+        return BuiltHierarchies(hierarchies: chosen.indices.map { (chosen[$0].profile.name, results.value($0)) })
+    }
+
+    private func chosen(_ graph: RoadGraph) -> [ProfileGraph] {
+        graph.profiles.filter { profiles?.contains($0.profile.name) ?? true }
+    }
+}
+
+/// Built hierarchies, by profile name, ready to be written.
+struct BuiltHierarchies: GraphExtensionSections {
+    let hierarchies: [(profile: String, data: HierarchyData)]
+
+    func write(to sink: some GraphSectionSink) throws(GraphFileError) {
+        for (profile, data) in hierarchies { try HierarchySectionNames(profile).write(data, to: sink) }
     }
 }
 

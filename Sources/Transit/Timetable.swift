@@ -82,16 +82,19 @@ public enum TransitSectionName {
     public static let patternStopShapePoint = "transit.pstop_pt"
     public static let shapePositions = "transit.shape_e7"
 
+    /// Every section the timetable writes, in the order it writes them.
+    public static let ordered: [String] = [meta, stopPositions, patternRoute, patternStopStart, patternStops, patternTripStart,
+                                           tripService, tripHeadsign, arrivals, departures, stopTimeFlags, transferStart,
+                                           transferTo, transferTime, transferDistance, patternShapeRange,
+                                           patternStopShapePoint, shapePositions]
+
     /// Every section the timetable writes.
-    public static let all: Set<String> = [meta, stopPositions, patternRoute, patternStopStart, patternStops, patternTripStart,
-                                          tripService, tripHeadsign, arrivals, departures, stopTimeFlags, transferStart,
-                                          transferTo, transferTime, transferDistance, patternShapeRange,
-                                          patternStopShapePoint, shapePositions]
+    public static let all = Set(ordered)
 }
 
-extension Timetable {
-    /// Appends the timetable's sections to a graph file being written.
-    public func write(to writer: GraphFileWriter) throws(GraphFileError) {
+extension Timetable: GraphExtensionSections {
+    /// Appends the timetable's sections to a graph file being written (or the graph in memory during an import).
+    public func write(to writer: some GraphSectionSink) throws(GraphFileError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = (try? encoder.encode(metadata)) ?? Data("{}".utf8)

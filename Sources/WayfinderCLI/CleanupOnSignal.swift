@@ -2,9 +2,9 @@
 import Glibc
 #endif
 import Foundation
-import Graph
+import Wayfinder
 
-/// SIGINT and SIGTERM during an import: the temporary files beside the output (`TemporaryFiles`) are removed, then
+/// SIGINT and SIGTERM during an import: the temporary file beside the output (`MapImporter`) is removed, then
 /// the process ends as the signal would have ended it (a shell sees 130 or 143).
 enum CleanupOnSignal {
     /// Blocks both signals in this thread and every thread started after it (call before any other thread starts),
@@ -20,7 +20,7 @@ enum CleanupOnSignal {
             var signals = blocked
             var received: Int32 = 0
             while sigwait(&signals, &received) != 0 {}
-            TemporaryFiles.removeAllForExit()
+            MapImporter.removeTemporaryFilesForExit()
             // Die of the signal itself: default action, unblocked in this thread, raised at this thread.
             signal(received, SIG_DFL)
             var one = sigset_t()

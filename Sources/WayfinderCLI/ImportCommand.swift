@@ -1,7 +1,5 @@
 import Foundation
-import Graph
-import OSM
-import Routing
+import Wayfinder
 
 /// `wayfinder import INPUT -o OUTPUT.wfg`: OSM XML (plain, gzip, bzip2) or PBF ("-" for stdin) to a graph file.
 enum ImportCommand {
@@ -38,28 +36,26 @@ enum ImportCommand {
         guard let output = args.value("-o") ?? args.value("--output") ?? defaultOutput(for: input) else {
             throw CommandError.usage("reading standard input needs -o OUTPUT.wfg")
         }
-        let limits = try TransitImportStep.limits(args)
-        if let refusal = OutputPath.refusal(output) { throw CommandError(message: refusal, exitCode: ExitCode.outputFailed) }
-        CleanupOnSignal.install()
-        var importer = GraphImporter()
-        importer.buildLandmarks = !args.has("--no-landmarks")
-        if !args.has("--no-ch") { importer.extensions.append(HierarchyExtension()) }
-        if let file = args.value("--profiles") {
-            do {
-                importer.profiles = try JSONDecoder().decode([TravelProfile].self, from: Data(contentsOf: URL(fileURLWithPath: file)))
-            } catch {
+        var options = MapImporter.Options()
+        options.feedLimits = try TransitImportStep.limits(args)
+        options.transitFeeds = feeds
+        options.landmarks = !args.has("--no-landmarks")
+        options.contractionHierarchies = !args.has("--no-ch")
+        let profilesFile = args.value("--profiles")
+        if let file = profilesFile {
+            do { options.profilesJSON = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
                 throw CommandError(message: "cannot read profiles from \(file): \(error)", exitCode: ExitCode.badInput)
             }
         }
+        // Refused before the signal thread starts and before any work (the importer checks again).
+        if let refusal = MapImporter.outputRefusal(output) { throw CommandError(message: refusal, exitCode: ExitCode.outputFailed) }
+        CleanupOnSignal.install()
         let display = TerminalProgress(quiet: args.has("-q") || args.has("--quiet"))
         let started = Date()
-        // Seconds spent in each "preprocessing: …" phase (landmarks, contraction hierarchies), timed apart.
-        nonisolated(unsafe) var preprocessing: [(name: String, seconds: Double)] = []
-        nonisolated(unsafe) var openPhase: (name: String, started: Date)? = nil
-        let statistics: ImportStatistics
-        if !feeds.isEmpty { TemporaryFiles.register(TransitImportStep.roadsPath(for: output)) }
+        let phases = PhaseClock()
+        let report: MapImporter.Report
         do {
-            statistics = try importer.run(input: input, output: feeds.isEmpty ? output : TransitImportStep.roadsPath(for: output)) { progress in
+            report = try MapImporter(options: options).run(input: input, output: output) { progress in
                 switch progress {
                 case let .reading(raw, total, xml, elements):
                     let seconds = max(display.elapsed, 0.001)
@@ -78,9 +74,7 @@ enum ImportCommand {
                     if xml != raw { line += String(format: "  (XML %.1f MB/s)", Double(xml) / seconds / 1e6) }
                     display.show(line)
                 case let .phase(name):
-                    let now = Date()
-                    if let open = openPhase { preprocessing.append((open.name, now.timeIntervalSince(open.started))); openPhase = nil }
-                    if name.hasPrefix("preprocessing: ") { openPhase = (String(name.dropFirst("preprocessing: ".count)), now) }
+                    phases.start(name)
                     display.show("building: \(name)…", force: true)
                 }
             }
@@ -88,16 +82,25 @@ enum ImportCommand {
             display.finish()
             switch error {
             case .output: throw CommandError(message: error.description, exitCode: ExitCode.outputFailed)
-            case .input, .noRoads, .extensionFailed: throw CommandError(message: error.description, exitCode: ExitCode.badInput)
-            case .invalidProfile: throw CommandError(message: error.description, exitCode: ExitCode.usage)
+            case .input: throw CommandError(message: error.description, exitCode: ExitCode.badInput)
+            case let .unreadableProfiles(message):
+                throw CommandError(message: "cannot read profiles from \(profilesFile ?? "-"): \(message)", exitCode: ExitCode.badInput)
+            case .invalidProfiles: throw CommandError(message: error.description, exitCode: ExitCode.usage)
             }
         }
+        phases.start(nil)
         display.finish()
-        let transit = feeds.isEmpty ? nil : try TransitImportStep.addTimetable(feeds: feeds, roads: TransitImportStep.roadsPath(for: output), output: output, limits: limits)
         let wall = Date().timeIntervalSince(started)
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64) ?? 0
-        print(summary(statistics, input: input, output: output, fileSize: fileSize, wall: wall, peak: peakMemoryBytes(), preprocessing: preprocessing))
-        if let transit { print(transit) }
+        // Seconds spent in each "preprocessing: …" phase (landmarks, contraction hierarchies), timed apart.
+        let preprocessing = phases.durations.compactMap { phase -> (name: String, seconds: Double)? in
+            phase.name.hasPrefix("preprocessing: ") ? (String(phase.name.dropFirst("preprocessing: ".count)), phase.seconds) : nil
+        }
+        print(summary(report.statistics, input: input, output: output, fileSize: fileSize, wall: wall, peak: peakMemoryBytes(), preprocessing: preprocessing))
+        if let timetable = report.timetable {
+            let seconds = phases.durations.first { $0.name == "timetable" }?.seconds ?? 0
+            print(TransitImportStep.summary(timetable, seconds: seconds))
+        }
     }
 
     static func defaultOutput(for input: String) -> String? {
@@ -142,5 +145,18 @@ enum ImportCommand {
         }
         lines.append(time + ", peak memory \(Format.bytes(peak))")
         return lines.joined(separator: "\n")
+    }
+}
+
+/// The time spent in each build phase of an import, as the progress reports them.
+final class PhaseClock: @unchecked Sendable {
+    private(set) var durations: [(name: String, seconds: Double)] = []
+    private var open: (name: String, started: Date)?
+
+    /// Ends the phase in progress and starts `name` (nil: none).
+    func start(_ name: String?) {
+        let now = Date()
+        if let open { durations.append((open.name, now.timeIntervalSince(open.started))) }
+        open = name.map { ($0, now) }
     }
 }

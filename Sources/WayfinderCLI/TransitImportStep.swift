@@ -1,9 +1,8 @@
 import Foundation
-import Graph
-import Transit
+import Wayfinder
 
-/// The `--gtfs FEED` part of `wayfinder import`: the feeds are added to the freshly built graph, and only the file
-/// holding both reaches the output path.
+/// The `--gtfs FEED` options of `wayfinder import` (the importer builds the timetable over the graph in memory and
+/// writes it with the roads, once) and the lines that describe a timetable.
 enum TransitImportStep {
     /// Takes every `--gtfs FEED` (or `--gtfs=FEED`) out of `arguments`; the rest go to the usual option parser.
     static func extractFeeds(_ arguments: [String]) throws -> (arguments: [String], feeds: [String]) {
@@ -39,44 +38,30 @@ enum TransitImportStep {
         return limits
     }
 
-    /// Where the road graph goes before the timetable joins it: a hidden file beside the output (`.NAME.roads-PID`).
-    static func roadsPath(for output: String) -> String { TemporaryFiles.path(for: output, kind: "roads") }
-
-    /// Adds the feeds to the graph at `roads`, writes `output`, removes `roads`; returns the summary lines.
-    static func addTimetable(feeds: [String], roads: String, output: String, limits: GTFSLimits = GTFSLimits()) throws -> String {
-        defer { unlink(roads); TemporaryFiles.unregister(roads) }
-        let started = Date()
-        let timetable: Timetable
-        var importer = TransitImporter()
-        importer.limits = limits
-        do { timetable = try importer.run(feeds: feeds, graphPath: roads, output: output) } catch {
-            switch error {
-            case .graph(.cannotCreate), .graph(.writeFailed): throw CommandError(message: error.description, exitCode: ExitCode.outputFailed)
-            default: throw CommandError(message: error.description, exitCode: ExitCode.badInput)
-            }
-        }
-        var lines = TransitReport.lines(timetable.metadata, timetable: timetable)
-        lines.append("  transit time  " + String(format: "%.2f s", Date().timeIntervalSince(started)))
+    /// The summary lines of the timetable an import built, and the seconds it took.
+    static func summary(_ timetable: TimetableSummary, seconds: Double) -> String {
+        var lines = TransitReport.lines(timetable)
+        lines.append("  transit time  " + String(format: "%.2f s", seconds))
         return lines.joined(separator: "\n")
     }
 }
 
 /// Lines describing a timetable, for the import summary and `wayfinder info`.
 enum TransitReport {
-    static func lines(_ meta: TransitMetadata, timetable: Timetable) -> [String] {
+    static func lines(_ t: TimetableSummary) -> [String] {
         var lines: [String] = []
-        lines.append("  transit       \(meta.feeds.count) feed\(meta.feeds.count == 1 ? "" : "s"): \(meta.feeds.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))")
-        lines.append("    agencies    \(meta.agencies.map { "\($0.name) (\($0.timeZone))" }.joined(separator: ", "))")
-        lines.append("    stops       \(Format.count(timetable.stopCount)) (\(Format.count(meta.stopsOffNetwork)) farther than 1000 m from a walkable road)")
-        lines.append("    routes      \(Format.count(meta.routes.count)), \(Format.count(timetable.patternCount)) stop patterns")
-        lines.append("    trips       \(Format.count(meta.tripsRead)) read, \(Format.count(timetable.tripCount)) runs (frequencies expanded), \(Format.count(timetable.arrivals.count)) stop times")
-        lines.append("    transfers   \(Format.count(timetable.transferTo.count)) (walks of at most \(Int(meta.transferWalkLimit)) m along the foot graph, same-stop and transfers.txt)")
-        lines.append("    service     \(ServiceDay.iso(meta.firstDay)) to \(ServiceDay.iso(meta.lastDay))")
-        if meta.skipped.isEmpty {
+        lines.append("  transit       \(t.feeds.count) feed\(t.feeds.count == 1 ? "" : "s"): \(t.feeds.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))")
+        lines.append("    agencies    \(t.agencies.map { "\($0.name) (\($0.timeZone))" }.joined(separator: ", "))")
+        lines.append("    stops       \(Format.count(t.stops)) (\(Format.count(t.stopsOffNetwork)) farther than 1000 m from a walkable road)")
+        lines.append("    routes      \(Format.count(t.routes)), \(Format.count(t.patterns)) stop patterns")
+        lines.append("    trips       \(Format.count(t.tripsRead)) read, \(Format.count(t.runs)) runs (frequencies expanded), \(Format.count(t.stopTimes)) stop times")
+        lines.append("    transfers   \(Format.count(t.transfers)) (walks of at most \(Int(t.transferWalkLimit)) m along the foot graph, same-stop and transfers.txt)")
+        lines.append("    service     \(t.firstDay) to \(t.lastDay)")
+        if t.skipped.isEmpty {
             lines.append("    skipped     nothing")
         } else {
-            lines.append("    skipped     \(Format.count(meta.skipped.reduce(0) { $0 + $1.count })) rows or trips:")
-            for s in meta.skipped {
+            lines.append("    skipped     \(Format.count(t.skipped.reduce(0) { $0 + $1.count })) rows or trips:")
+            for s in t.skipped {
                 lines.append("      \(Format.count(s.count)) \(s.reason) (e.g. \(s.examples.joined(separator: "; ")))")
             }
         }

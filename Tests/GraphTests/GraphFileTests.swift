@@ -66,12 +66,8 @@ final class GraphFileTests: XCTestCase {
         return crc ^ 0xFFFF_FFFF
     }
 
-    /// Rewrites the header checksum of a patched file, as a writer would.
-    private static func resealHeader(_ bytes: inout [UInt8]) {
-        var header = Array(bytes[0..<4096])
-        for i in 24..<28 { header[i] = 0 }
-        put(crc32(header[...]), into: &bytes, at: 24)
-    }
+    /// Rewrites the header checksum of a patched file, as a writer would (the layout's one definition).
+    private static func resealHeader(_ bytes: inout [UInt8]) { GraphFileFormat.resealHeader(&bytes) }
 
     /// What opening `path` throws (nil if it opens).
     private func openError(_ path: String) -> GraphFileError? {
@@ -80,7 +76,8 @@ final class GraphFileTests: XCTestCase {
 
     // MARK: Layout
 
-    /// The header and section table are as `docs/graph-format.md` describes them, checked byte by byte.
+    /// The header and section table are as `docs/graph-format.md` describes them, checked byte by byte (with the
+    /// document's numbers written out, not `GraphFileFormat`'s, so that a change of the one definition shows here).
     func testHeaderAndSectionLayout() throws {
         let map = try Self.sampleMap()
         let bytes = try Self.bytes(map.graphPath)
@@ -126,6 +123,29 @@ final class GraphFileTests: XCTestCase {
 
     // MARK: Round trip
 
+    /// The graph an import holds in memory is laid out as the file it becomes (names, offsets, lengths, sizes),
+    /// reads as the file does, and a section written again keeps its place.
+    func testInMemoryGraphIsLaidOutAsItsFile() throws {
+        let map = try Self.sampleMap()
+        let file = try GraphFile(path: map.graphPath)
+        let memory = InMemoryGraphFile(path: map.graphPath)
+        for section in file.sections { try memory.append(section.name, bytes: try file.bytes(section.name), elementSize: section.elementSize) }
+        let view = GraphFile(memory: memory)
+        func table(_ f: GraphFile) -> [String] { f.sections.map { "\($0.name) \($0.offset) \($0.length) \($0.elementSize)" } }
+        XCTAssertEqual(table(view), table(file))
+        XCTAssertEqual(view.size, file.size)
+        XCTAssertTrue(view.isVerified)
+        let fromMemory = try memory.roadGraph(), fromFile = try RoadGraph(path: map.graphPath)
+        XCTAssertEqual(Array(fromMemory.edgeFrom), Array(fromFile.edgeFrom))
+        XCTAssertEqual(Array(fromMemory.shapeLongitudes), Array(fromFile.shapeLongitudes))
+        XCTAssertEqual(fromMemory.metadata, fromFile.metadata)
+        let names = memory.sectionNames
+        try memory.append(GraphSectionName.nodeFlags, [UInt8](repeating: 0, count: fromFile.nodeCount))
+        XCTAssertEqual(memory.sectionNames, names)
+        XCTAssertTrue(try memory.roadGraph().nodeFlags.allSatisfy { $0 == 0 })
+        XCTAssertEqual(Array(fromMemory.nodeFlags), Array(fromFile.nodeFlags), "a view made before keeps its bytes")
+    }
+
     /// Everything the builder produced reads back equal from the file.
     func testRoundTripOfBuiltGraph() throws {
         let map = try Self.sampleMap()
@@ -144,8 +164,12 @@ final class GraphFileTests: XCTestCase {
         try GraphImporter.write(built, metadata: metadata, to: path("built.wfg"))
         let read = try RoadGraph(path: path("built.wfg"))
         try XCTAssertGraph(read, equals: built, metadata: metadata)
-        // The importer itself writes the same graph.
-        XCTAssertEqual(try Self.bytes(path("built.wfg")), try Self.bytes(map.graphPath), "same bytes as the importer's file")
+        // The importer itself writes the same graph (the landmark tables are an extension of it, built after).
+        var importer = GraphImporter()
+        importer.buildLandmarks = false
+        _ = try importer.run(input: map.osmPath, output: path("imported.wfg"))
+        XCTAssertEqual(try Self.bytes(path("built.wfg")), try Self.bytes(path("imported.wfg")), "same bytes as the importer's file")
+        XCTAssertNotEqual(try Self.bytes(path("built.wfg")), try Self.bytes(map.graphPath), "the sample map has landmark tables")
     }
 
     /// A hand-made graph with extreme values (negative coordinates, 64-bit ids, closed directions, empty sections,
@@ -292,7 +316,7 @@ final class GraphFileTests: XCTestCase {
         let map = try Self.sampleMap()
         for version: UInt32 in [0, 2, 0x0100_0001] {
             var patched = try Self.bytes(map.graphPath)
-            Self.put(version, into: &patched, at: 8)
+            Self.put(version, into: &patched, at: GraphFileFormat.Field.version)
             Self.resealHeader(&patched)
             let target = path("v\(version).wfg")
             try Self.write(patched, to: target)
@@ -338,7 +362,7 @@ final class GraphFileTests: XCTestCase {
         let original = try Self.bytes(map.graphPath)
         let file = try GraphFile(path: map.graphPath)
         let index = try XCTUnwrap(file.sections.firstIndex { $0.name == "node.lat" })
-        let entry = 64 + 48 * index
+        let entry = GraphFileFormat.entryStart(index)
         func patched(_ name: String, _ change: (inout [UInt8]) -> Void) throws -> String {
             var bytes = original
             change(&bytes)
@@ -348,20 +372,20 @@ final class GraphFileTests: XCTestCase {
             return target
         }
         let cases: [(String, (inout [UInt8]) -> Void)] = [
-            ("beyond", { Self.put(UInt32(original.count + 64), into: &$0, at: entry + 24) }),
-            ("misaligned", { Self.put(UInt32(file.sections[index].offset + 4), into: &$0, at: entry + 24) }),
-            ("inside-header", { Self.put(UInt32(1024), into: &$0, at: entry + 24) }),
-            ("too-long", { Self.put(UInt32(original.count), into: &$0, at: entry + 32) }),
-            ("partial-element", { Self.put(UInt32(file.sections[index].length - 1), into: &$0, at: entry + 32) }),
-            ("zero-element", { Self.put(UInt32(0), into: &$0, at: entry + 44) }),
-            ("many-sections", { Self.put(UInt32(1000), into: &$0, at: 12) }),
+            ("beyond", { Self.put(UInt32(original.count + 64), into: &$0, at: entry + GraphFileFormat.EntryField.offset) }),
+            ("misaligned", { Self.put(UInt32(file.sections[index].offset + 4), into: &$0, at: entry + GraphFileFormat.EntryField.offset) }),
+            ("inside-header", { Self.put(UInt32(1024), into: &$0, at: entry + GraphFileFormat.EntryField.offset) }),
+            ("too-long", { Self.put(UInt32(original.count), into: &$0, at: entry + GraphFileFormat.EntryField.length) }),
+            ("partial-element", { Self.put(UInt32(file.sections[index].length - 1), into: &$0, at: entry + GraphFileFormat.EntryField.length) }),
+            ("zero-element", { Self.put(UInt32(0), into: &$0, at: entry + GraphFileFormat.EntryField.elementSize) }),
+            ("many-sections", { Self.put(UInt32(1000), into: &$0, at: GraphFileFormat.Field.sectionCount) }),
         ]
         for (name, change) in cases {
             let target = try patched(name + ".wfg", change)
             guard case .corrupt? = openError(target) else { XCTFail("\(name): \(String(describing: openError(target)))"); continue }
         }
         // The file opens, but the typed reader finds a wrong element size, a missing section, or metadata that does not decode.
-        let wide = try patched("wide.wfg") { Self.put(UInt32(8), into: &$0, at: entry + 44) }
+        let wide = try patched("wide.wfg") { Self.put(UInt32(8), into: &$0, at: entry + GraphFileFormat.EntryField.elementSize) }
         XCTAssertThrowsError(try RoadGraph(path: wide)) { error in
             guard case .corrupt? = error as? GraphFileError else { return XCTFail("\(error)") }
         }
@@ -380,7 +404,7 @@ final class GraphFileTests: XCTestCase {
         // …and with the checksum made to match too, the metadata does not decode, naming its section.
         let resealed = try patched("meta-resealed.wfg") { bytes in
             bytes[meta.offset] = UInt8(ascii: "#")
-            Self.put(Self.crc32(bytes[meta.offset..<(meta.offset + meta.length)]), into: &bytes, at: 64 + 40)
+            Self.put(Self.crc32(bytes[meta.offset..<(meta.offset + meta.length)]), into: &bytes, at: GraphFileFormat.entryStart(0) + GraphFileFormat.EntryField.crc32)
         }
         XCTAssertThrowsError(try RoadGraph(path: resealed)) { error in
             guard case let .invalidSection(_, section, _)? = error as? GraphFileError else { return XCTFail("\(error)") }

@@ -42,8 +42,8 @@ final class ImportSafetyTests: CLITestCase {
     }
 
     /// Starts an import and waits until the temporary files `.NAME.KIND-PID` of every kind in `kinds` stand beside
-    /// the output NAME.
-    func startImport(_ output: String, extra: [String] = [], waitingFor kinds: [String] = ["base", "tmp"]) throws -> Process {
+    /// the output NAME (the import opens its one temporary file, `.NAME.tmp-PID`, before it reads the input).
+    func startImport(_ output: String, extra: [String] = [], waitingFor kinds: [String] = ["tmp"]) throws -> Process {
         let process = Process()
         process.executableURL = try wayfinderExecutable()
         process.arguments = ["import", sample("monaco.osm.gz"), "-o", output, "--quiet"] + extra
@@ -60,36 +60,60 @@ final class ImportSafetyTests: CLITestCase {
     }
 
     func testSignalsRemoveTheTemporaryFiles() throws {
+        // With and without --gtfs: the timetable is built over the graph in memory, so the same one temporary file
+        // stands from the start of the import to its end, whatever step the signal comes in.
         for (signal, name) in [(SIGTERM, "term"), (SIGINT, "int")] {
-            let process = try startImport(tmp("\(name).wfg"))
-            let pid = process.processIdentifier
-            XCTAssertTrue(process.isRunning, "the import ended before it could be interrupted")
-            XCTAssertFalse(temporaries(of: pid).isEmpty)
-            kill(pid, signal)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationReason, .uncaughtSignal, name)
-            XCTAssertEqual(process.terminationStatus, signal, name)
-            XCTAssertEqual(temporaries(of: pid), [], "\(name) left temporary files")
-            XCTAssertFalse(FileManager.default.fileExists(atPath: tmp("\(name).wfg")))
-        }
-        // With --gtfs, the roads file too: the import is stopped (SIGSTOP) as soon as its roads file stands, while the
-        // transit step runs, then terminated. (The transit step is short, so a run that finished first is tried again.)
-        var caught = false
-        for attempt in 0..<5 where !caught {
-            let output = tmp("transit-\(attempt).wfg")
-            let process = try startImport(output, extra: ["--gtfs", sample("terre-haute-gtfs.zip")], waitingFor: ["roads"])
-            let pid = process.processIdentifier
-            kill(pid, SIGSTOP)
-            if process.isRunning && temporaries(of: pid).contains(where: { $0.contains(".roads-") }) {
-                caught = true
-                kill(pid, SIGTERM)
-                kill(pid, SIGCONT)
+            for (extra, label) in [([], ""), (["--gtfs", sample("terre-haute-gtfs.zip")], "-gtfs")] {
+                let output = tmp("\(name)\(label).wfg")
+                let process = try startImport(output, extra: extra)
+                let pid = process.processIdentifier
+                XCTAssertTrue(process.isRunning, "the import ended before it could be interrupted")
+                XCTAssertEqual(temporaries(of: pid), [".\(name)\(label).wfg.tmp-\(pid)"])
+                kill(pid, signal)
+                process.waitUntilExit()
+                XCTAssertEqual(process.terminationReason, .uncaughtSignal, name + label)
+                XCTAssertEqual(process.terminationStatus, signal, name + label)
+                XCTAssertEqual(temporaries(of: pid), [], "\(name)\(label) left temporary files")
+                XCTAssertFalse(FileManager.default.fileExists(atPath: output))
             }
-            process.waitUntilExit()
-            XCTAssertEqual(temporaries(of: pid), [], "the import left temporary files")
-            if caught { XCTAssertFalse(FileManager.default.fileExists(atPath: output)) }
         }
-        XCTAssertTrue(caught, "no import was caught in its transit step in 5 tries")
+    }
+
+    /// An import with a timetable creates one file in the output's folder, writes it once and renames it into place:
+    /// the folder's inotify events (creations, writes closed, renames, removals) during the whole import.
+    func testAnImportWithATimetableWritesItsOutputOnce() throws {
+        let folder = tmp("once")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        XCTAssertGreaterThanOrEqual(watch, 0)
+        defer { close(watch) }
+        let mask = UInt32(IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE)
+        XCTAssertGreaterThanOrEqual(inotify_add_watch(watch, folder, mask), 0)
+        let result = try run(["import", sample("monaco.osm.gz"), "-o", folder + "/out.wfg", "--gtfs", sample("terre-haute-gtfs.zip"), "--quiet"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("transit time"), result.stdout)
+        var events: [(kind: String, name: String)] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(watch, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            var at = 0
+            while at + 16 <= n {
+                let (eventMask, length) = buffer.withUnsafeBytes { raw in
+                    (raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self), Int(raw.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self)))
+                }
+                let name = String(decoding: buffer[(at + 16)..<(at + 16 + length)].prefix { $0 != 0 }, as: UTF8.self)
+                let kinds: [(UInt32, String)] = [(UInt32(IN_CREATE), "create"), (UInt32(IN_CLOSE_WRITE), "close-write"),
+                                                 (UInt32(IN_MOVED_FROM), "rename-from"), (UInt32(IN_MOVED_TO), "rename-to"), (UInt32(IN_DELETE), "delete")]
+                for (bit, kind) in kinds where eventMask & bit != 0 { events.append((kind, name)) }
+                at += 16 + length
+            }
+        }
+        let temporary = events.first?.name ?? ""
+        XCTAssertTrue(temporary.hasPrefix(".out.wfg.tmp-"), "\(events)")
+        XCTAssertEqual(events.map { "\($0.kind) \($0.name)" },
+                       ["create \(temporary)", "close-write \(temporary)", "rename-from \(temporary)", "rename-to out.wfg"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["out.wfg"])
     }
 
     func testTemporaryFilesOfDeadImportsAreSweptByTheNextImport() throws {
@@ -98,7 +122,10 @@ final class ImportSafetyTests: CLITestCase {
         kill(pid, SIGKILL)
         killed.waitUntilExit()
         let left = temporaries(of: pid)
-        XCTAssertTrue(left.contains(".m.wfg.base-\(pid)") && left.contains(".m.wfg.tmp-\(pid)"), "\(left)")
+        XCTAssertTrue(left.contains(".m.wfg.tmp-\(pid)"), "\(left)")
+        // Those of older builds (the roads file of an import with --gtfs) are swept too.
+        let roads = tmp(".m.wfg.roads-\(pid)")
+        try Data(count: 4096).write(to: URL(fileURLWithPath: roads))
         // Not swept: a live process's file (this test's), a dead PID's file that is no graph file, other names.
         let live = tmp(".other.wfg.tmp-\(getpid())"), notes = tmp(".notes.tmp-\(pid)"), plain = tmp("m.wfg.tmp-\(pid)")
         for path in [live, plain] { try Data(count: 4096).write(to: URL(fileURLWithPath: path)) }

@@ -133,23 +133,19 @@ extension FuzzTarget {
     /// `bytes` with each section's CRC-32 (where the section lies inside the bytes) and the header's recomputed
     /// (docs/graph-format.md); nil when there is no header to fix.
     static func withRecomputedChecksums(_ bytes: [UInt8]) -> [UInt8]? {
-        guard bytes.count >= 4096, bytes.starts(with: Array("WAYFGRPH".utf8)) else { return nil }
+        typealias Format = GraphFileFormat
+        guard bytes.count >= Format.headerSize, bytes.starts(with: Format.magic) else { return nil }
         var out = bytes
-        func u32(_ at: Int) -> Int { Int(out[at]) | Int(out[at + 1]) << 8 | Int(out[at + 2]) << 16 | Int(out[at + 3]) << 24 }
-        func u64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(out[at + $1]) << (8 * UInt64($1)) } }
-        func put32(_ value: UInt32, _ at: Int) { for i in 0..<4 { out[at + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(i))) } }
-        func crc(_ range: Range<Int>) -> UInt32 {
-            out.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress! + range.lowerBound, UInt32(range.count))) }
-        }
-        let count = min(u32(12), (4096 - 64) / 48)
+        let count = out.withUnsafeBytes { min(Int(Format.load($0, at: Format.Field.sectionCount, as: UInt32.self)), Format.maxSections) }
         for i in 0..<count {
-            let entry = 64 + 48 * i
-            let offset = u64(entry + 24), length = u64(entry + 32)
-            guard offset <= UInt64(out.count), length <= UInt64(out.count) - offset else { continue }
-            put32(length == 0 ? 0 : crc(Int(offset)..<Int(offset + length)), entry + 40)
+            let entry = out.withUnsafeBytes { Format.RawEntry($0, index: i) }
+            guard entry.offset <= UInt64(out.count), entry.length <= UInt64(out.count) - entry.offset else { continue }
+            let crc = entry.length == 0 ? 0 : out.withUnsafeBytes {
+                Format.crc32(UnsafeRawBufferPointer(rebasing: $0[Int(entry.offset)..<Int(entry.offset + entry.length)]))
+            }
+            Format.store(crc, into: &out, at: Format.entryStart(i) + Format.EntryField.crc32)
         }
-        put32(0, 24)
-        put32(crc(0..<4096), 24)
+        Format.resealHeader(&out)
         return out
     }
 
