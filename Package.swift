@@ -44,11 +44,9 @@ let package = Package(
         // The HTTP server: libmicrohttpd plumbing, OSRM-compatible endpoints, roads by bounding box, the offline map page.
         .target(name: "Server", dependencies: ["CMicroHTTPD", "Wayfinder"]),
         // The command-line tool (its folder is not `Sources/wayfinder`, which would differ from `Sources/Wayfinder` only by case).
-        // Every command routes through Wayfinder's `OfflineMap`; OSM, Graph, Routing and Transit stay only for `import`
-        // (ImportCommand, TransitImportStep, CleanupOnSignal's temporary files, the demo's import), for `info`'s report of
-        // the file's sections, hierarchies and timetable (it shares TransitReport with the import), and the demo's
-        // snapping figures — until the import moves behind a Wayfinder API.
-        .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch", "Transit", "Server"], path: "Sources/WayfinderCLI"),
+        // It depends on the front-end modules and Wayfinder only: every command goes through Wayfinder's API
+        // (`OfflineMap`, `MapImporter`, `MapFileReport`), so the compiler keeps it out of OSM, Graph, Routing and Transit.
+        .executableTarget(name: "wayfinder", dependencies: ["Wayfinder", "Batch", "Server"], path: "Sources/WayfinderCLI"),
 
         // Fuzzing: the parsers as fuzz targets (Tools/Fuzz/Harnesses), and the libFuzzer driver / corpus replayer over them
         // (Tools/fuzz builds it with -sanitize=fuzzer and runs every target).

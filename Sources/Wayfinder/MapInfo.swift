@@ -41,6 +41,9 @@ public struct MapInfo: Equatable, Sendable {
 public let wayfinderLibraryVersion = wayfinderVersion
 
 extension OfflineMap {
+    /// What the import that wrote the file counted (elements read, bounding box, per-profile figures).
+    public var importStatistics: ImportStatistics { graph.metadata.statistics }
+
     /// The file's figures (opening the timetable, when there is one, to read its zone and days).
     public var info: MapInfo {
         let profiles = graph.profiles.map { p in

@@ -8,8 +8,14 @@ public struct NearbyRoad: Equatable, Sendable {
     public var waypoint: Waypoint
     /// The OSM ids of the nodes at the two ends of the graph edge the road lies on.
     public var osmNodeIDs: (Int64, Int64)
+    /// The OSM id of the way the road belongs to.
+    public var osmWayID: Int64
+    /// The way's `highway` value as OSM spells it (`residential`, `primary`…).
+    public var roadClass: String
 
-    public static func == (a: NearbyRoad, b: NearbyRoad) -> Bool { a.waypoint == b.waypoint && a.osmNodeIDs == b.osmNodeIDs }
+    public static func == (a: NearbyRoad, b: NearbyRoad) -> Bool {
+        a.waypoint == b.waypoint && a.osmNodeIDs == b.osmNodeIDs && a.osmWayID == b.osmWayID && a.roadClass == b.roadClass
+    }
 }
 
 /// A road drawn on a map: its importance and its line.
@@ -42,8 +48,10 @@ extension OfflineMap {
             seen.insert(candidate.edge)
             let s = snapper.location(of: candidate, query: coordinate)
             let waypoint = Waypoint(query: s.query, location: s.location, snappingDistance: s.distance, name: s.name.isEmpty ? s.ref : s.name)
+            let way = Int(graph.edgeWay[candidate.edge])
             result.append(NearbyRoad(waypoint: waypoint, osmNodeIDs: (graph.nodeOSMIDs[Int(graph.edgeFrom[candidate.edge])],
-                                                                       graph.nodeOSMIDs[Int(graph.edgeTo[candidate.edge])])))
+                                                                       graph.nodeOSMIDs[Int(graph.edgeTo[candidate.edge])]),
+                                     osmWayID: graph.wayOSMIDs[way], roadClass: HighwayClass(rawValue: graph.wayClasses[way])?.osmValue ?? "road"))
         }
         return result
     }

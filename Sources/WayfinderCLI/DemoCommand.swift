@@ -1,6 +1,4 @@
 import Foundation
-import Graph
-import Routing
 import Wayfinder
 
 /// `wayfinder demo`: imports the bundled samples once (into a cache folder) and prints a short report.
@@ -70,15 +68,14 @@ enum DemoCommand {
             var imported = false
             if args.has("--fresh") || !isFresh(graph: graphPath, source: input) || !DemoTransit.isFresh(graph: graphPath, sample: name, data: data) {
                 let started = Date()
-                do {
-                    var importer = GraphImporter()
-                    importer.extensions = [HierarchyExtension()]
-                    _ = try importer.run(input: input, output: graphPath)
-                } catch {
+                var options = MapImporter.Options()
+                let feed = DemoTransit.feed(for: name, data: data)
+                if let feed { options.transitFeeds = [feed] }
+                do { _ = try MapImporter(options: options).run(input: input, output: graphPath) } catch {
                     throw CommandError(message: error.description, exitCode: ExitCode.badInput)
                 }
-                print(String(format: "  imported in %.2f s → %@", Date().timeIntervalSince(started), graphPath))
-                try DemoTransit.addTimetable(graph: graphPath, sample: name, data: data)
+                print(String(format: "  imported in %.2f s → %@", Date().timeIntervalSince(started), graphPath)
+                      + (feed.map { " (with the timetable of \(($0 as NSString).lastPathComponent))" } ?? ""))
                 imported = true
             }
             if !imported { print("  using the cached graph \(graphPath) (--fresh imports again)") }
@@ -104,31 +101,27 @@ enum DemoCommand {
         return plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    /// Opens the graph, times the open, and shows a few figures and a snapped point.
+    /// Opens the graph, times the open, and shows a few figures and, for each profile, where the middle of the map snaps.
     static func report(_ path: String) throws {
         let opened = Date()
-        let graph: RoadGraph
-        do { graph = try RoadGraph(path: path) } catch {
+        let map: OfflineMap
+        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw CommandError(message: error.description, exitCode: ExitCode.badInput)
         }
         let openMicros = Date().timeIntervalSince(opened) * 1e6
-        let s = graph.metadata.statistics
-        print("  graph: \(Format.count(graph.nodeCount)) nodes, \(Format.count(graph.edgeCount)) edges, file \(Format.bytes(Int64(graph.file.size))), opened (mmap) in \(Int(openMicros)) µs")
-        for figures in s.profiles {
+        let info = map.info
+        print("  graph: \(Format.count(info.nodeCount)) nodes, \(Format.count(info.edgeCount)) edges, file \(Format.bytes(Int64(info.fileBytes))), opened (mmap) in \(Int(openMicros)) µs")
+        for figures in map.importStatistics.profiles {
             print("    \(figures.name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(Format.count(figures.nodes)) nodes, \(Format.count(figures.directedEdges)) directed edges, " + String(format: "%.1f km of road", figures.kilometres))
         }
-        // Snap the centre of the densest part (the median node) to the nearest road each profile may use.
-        let latitudes = graph.nodeLatitudes.sorted(), longitudes = graph.nodeLongitudes.sorted()
-        let lat = Double(latitudes[latitudes.count / 2]) * 1e-7 + 0.0004, lon = Double(longitudes[longitudes.count / 2]) * 1e-7 + 0.0003
-        for profile in graph.profiles {
-            let times = (profile.timeForward, profile.timeBackward)
-            let snapped = graph.nearestSegments(latitude: lat, longitude: lon) { e in times.0[e] != closedEdge || times.1[e] != closedEdge }
-            if let best = snapped.first {
-                let way = Int(graph.edgeWay[best.edge])
-                let name = graph.string(graph.wayNames[way]), ref = graph.string(graph.wayRefs[way])
-                let label = name.isEmpty ? (ref.isEmpty ? "an unnamed \(HighwayClass(rawValue: graph.wayClasses[way])?.osmValue ?? "road")" : ref) : name
-                print(String(format: "    %.5f,%.5f snaps for %@ to %@ (way %lld), %.1f m away", lat, lon, profile.profile.name, label, graph.wayOSMIDs[way], best.distance))
-            }
+        // Snap the middle of the map to the nearest road each profile may use.
+        let box = info.coverage
+        let middle = Coordinate(latitude: (box.minLatitude + box.maxLatitude) / 2, longitude: (box.minLongitude + box.maxLongitude) / 2)
+        for (label, type) in [("car", TransportType.automobile), ("foot", .walking)] where map.transportTypes.contains(type) {
+            guard let road = (try? map.nearestRoads(to: middle, transportType: type))?.first else { continue }
+            let name = road.waypoint.name.isEmpty ? "an unnamed \(road.roadClass)" : road.waypoint.name
+            print(String(format: "    %.5f,%.5f snaps for %@ to %@ (way %lld), %.1f m away", middle.latitude, middle.longitude, label, name,
+                         road.osmWayID, road.waypoint.snappingDistance))
         }
     }
 
@@ -201,12 +194,13 @@ enum DemoCommand {
         }
     }
 
+    /// Whether the cached graph is newer than its sample, written by this version, with hierarchies.
     static func isFresh(graph: String, source: String) -> Bool {
         let fm = FileManager.default
         guard let g = try? fm.attributesOfItem(atPath: graph), let s = try? fm.attributesOfItem(atPath: source),
               let gDate = g[.modificationDate] as? Date, let sDate = s[.modificationDate] as? Date, gDate >= sDate,
-              let existing = try? RoadGraph(path: graph), existing.metadata.generator == wayfinderVersion,
-              existing.file.has(HierarchySectionNames("car").up) else { return false }
+              let info = try? OfflineMap(contentsOf: URL(fileURLWithPath: graph)).info, info.generator == wayfinderLibraryVersion,
+              info.profiles.contains(where: { $0.name == "car" && $0.hasHierarchy }) else { return false }
         return true
     }
 

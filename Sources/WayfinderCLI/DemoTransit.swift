@@ -1,6 +1,4 @@
 import Foundation
-import Graph
-import Transit
 import Wayfinder
 
 /// The transit part of `wayfinder demo`: the Terre Haute sample's GTFS feed joins its graph, and a bus trip on a
@@ -19,18 +17,7 @@ enum DemoTransit {
     /// Whether the cached graph already holds a timetable (when the sample has a feed).
     static func isFresh(graph: String, sample: String, data: String) -> Bool {
         guard feed(for: sample, data: data) != nil else { return true }
-        guard let file = try? GraphFile(path: graph) else { return false }
-        return Timetable.isPresent(in: file)
-    }
-
-    /// Adds the sample's feed to its freshly imported graph.
-    static func addTimetable(graph: String, sample: String, data: String) throws {
-        guard let feed = feed(for: sample, data: data) else { return }
-        let started = Date()
-        do { try TransitImporter().run(feeds: [feed], graphPath: graph, output: graph) } catch {
-            throw CommandError(message: error.description, exitCode: ExitCode.badInput)
-        }
-        print(String(format: "  timetable of %@ added in %.2f s", (feed as NSString).lastPathComponent, Date().timeIntervalSince(started)))
+        return (try? OfflineMap(contentsOf: URL(fileURLWithPath: graph)))?.hasTimetable ?? false
     }
 
     /// Plans the sample's transit trip and prints its legs.

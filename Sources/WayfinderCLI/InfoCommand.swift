@@ -1,7 +1,5 @@
 import Foundation
-import Graph
-import Routing
-import Transit
+import Wayfinder
 
 /// `wayfinder info GRAPH`: header, sections, counts, bounding box and profiles of a graph file.
 enum InfoCommand {
@@ -18,59 +16,50 @@ enum InfoCommand {
         let args = try ArgumentList(arguments, valued: [], switches: ["--no-verify", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard args.positionals.count == 1 else { throw CommandError.usage("info takes one graph file\n\n\(usage)") }
-        let graph: RoadGraph
+        let report: MapFileReport
         do {
-            let file = try GraphFile(path: args.positionals[0])
-            // Checksums first (unless --no-verify), then the structural checks every open runs.
-            graph = try RoadGraph(file: file, verifyingChecksums: !args.has("--no-verify"))
-            // The hierarchies and the timetable get the checks a route or a server would run on them.
-            for profile in graph.profiles {
-                guard let ch = try ContractionHierarchy(graph: graph, profile: profile.profile.name) else { continue }
-                try ch.validate(against: HierarchyStates(space: SearchGraph(graph: graph, profile: profile)), path: file.path, profile: profile.profile.name)
-            }
-            if Timetable.isPresent(in: file) { _ = try Timetable(file: file) }
+            // Checksums first (unless --no-verify), then the structural checks every open runs, and those a route or a
+            // server would run on the hierarchies and the timetable.
+            report = try MapFileReport(contentsOf: URL(fileURLWithPath: args.positionals[0]), verifyingChecksums: !args.has("--no-verify"))
         } catch {
             throw CommandError(message: error.description, exitCode: ExitCode.badInput)
         }
-        print(report(graph, verified: !args.has("--no-verify")))
+        print(lines(report).joined(separator: "\n"))
     }
 
-    static func report(_ graph: RoadGraph, verified: Bool) -> String {
-        let file = graph.file, meta = graph.metadata, s = meta.statistics
+    /// The printed lines of a report.
+    static func lines(_ r: MapFileReport) -> [String] {
+        let s = r.statistics
         var lines: [String] = []
-        lines.append("\(file.path)")
-        lines.append("  format        Wayfinder graph, version \(file.version), \(Format.bytes(Int64(file.size))) (\(Format.count(file.size)) bytes), little-endian")
-        lines.append("  written by    \(meta.generator)")
-        lines.append("  checksums     " + (verified ? "all \(file.sections.count) sections match their CRC-32" : "not verified (--no-verify)"))
-        lines.append("  graph         \(Format.count(graph.nodeCount)) nodes, \(Format.count(graph.edgeCount)) edges, \(Format.count(graph.shapeLatitudes.count)) shape points, \(Format.count(graph.wayOSMIDs.count)) ways, \(Format.count(graph.stringStart.count - 1)) strings")
+        lines.append("\(r.path)")
+        lines.append("  format        Wayfinder graph, version \(r.formatVersion), \(Format.bytes(Int64(r.fileBytes))) (\(Format.count(r.fileBytes)) bytes), little-endian")
+        lines.append("  written by    \(r.generator)")
+        lines.append("  checksums     " + (r.checksumsVerified ? "all \(r.sections.count) sections match their CRC-32" : "not verified (--no-verify)"))
+        lines.append("  graph         \(Format.count(r.nodeCount)) nodes, \(Format.count(r.edgeCount)) edges, \(Format.count(r.shapePointCount)) shape points, \(Format.count(r.wayCount)) ways, \(Format.count(r.stringCount)) strings")
         lines.append("  bounding box  \(Format.degrees(s.minLatitude)),\(Format.degrees(s.minLongitude)) – \(Format.degrees(s.maxLatitude)),\(Format.degrees(s.maxLongitude)) (lat,lon)")
         lines.append("  source        \(Format.count(s.nodesRead)) nodes, \(Format.count(s.waysRead)) ways, \(Format.count(s.relationsRead)) relations read")
-        lines.append("  profiles      \(graph.profiles.map(\.profile.name).joined(separator: ", "))")
-        for (p, profile) in graph.profiles.enumerated() {
-            let figures = p < s.profiles.count ? s.profiles[p] : ImportStatistics.ProfileFigures(name: profile.profile.name)
-            lines.append("    \(profile.profile.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(Format.count(figures.nodes)) nodes, \(Format.count(figures.edges)) edges (\(Format.count(figures.directedEdges)) directed), " + String(format: "%.1f km", figures.kilometres) + ", \(Format.count(profile.restrictionCount)) restriction paths")
+        lines.append("  profiles      \(r.profiles.map(\.figures.name).joined(separator: ", "))")
+        for profile in r.profiles {
+            let figures = profile.figures
+            lines.append("    \(figures.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(Format.count(figures.nodes)) nodes, \(Format.count(figures.edges)) edges (\(Format.count(figures.directedEdges)) directed), " + String(format: "%.1f km", figures.kilometres) + ", \(Format.count(profile.restrictionPaths)) restriction paths")
         }
-        lines.append("  spatial index \(Format.count(graph.spatialIndex.items.count)) items (runs of up to \(SpatialIndexData.segmentsPerItem) segments), \(graph.spatialIndex.levelCount) levels")
-        let landmarks = graph.profiles.map { "\($0.profile.name) \($0.landmarkCount)" }.joined(separator: ", ")
-        lines.append("  landmarks     \(landmarks)" + (graph.profiles.allSatisfy { $0.landmarkCount == 0 } ? " (imported with --no-landmarks: searches use the great-circle bound only)" : ""))
-        var hierarchies: [String] = []
-        for profile in graph.profiles {
-            let name = profile.profile.name
-            guard let ch = try? ContractionHierarchy(graph: graph, profile: name) else { continue }
-            let shortcuts = (0..<ch.up.count).reduce(0) { $0 + (ch.up[$1].isShortcut ? 1 : 0) } + (0..<ch.down.count).reduce(0) { $0 + (ch.down[$1].isShortcut ? 1 : 0) }
-            hierarchies.append("\(name) \(Format.count(ch.vertexCount)) vertices, \(Format.count(ch.arcCount)) arcs (\(Format.count(shortcuts)) shortcuts)")
+        lines.append("  spatial index \(Format.count(r.spatialIndex.items)) items (runs of up to \(r.spatialIndex.segmentsPerItem) segments), \(r.spatialIndex.levels) levels")
+        let landmarks = r.profiles.map { "\($0.figures.name) \($0.landmarks)" }.joined(separator: ", ")
+        lines.append("  landmarks     \(landmarks)" + (r.profiles.allSatisfy { $0.landmarks == 0 } ? " (imported with --no-landmarks: searches use the great-circle bound only)" : ""))
+        let hierarchies = r.profiles.compactMap { p in
+            p.hierarchy.map { "\(p.figures.name) \(Format.count($0.vertices)) vertices, \(Format.count($0.arcs)) arcs (\(Format.count($0.shortcuts)) shortcuts)" }
         }
         lines.append("  hierarchies   " + (hierarchies.isEmpty ? "none (imported with --no-ch: routes use A*, matrices one search per source)" : hierarchies.joined(separator: "; ")))
-        if let timetable = try? Timetable(file: file) { lines += TransitReport.lines(timetable.metadata, timetable: timetable) }
+        if let timetable = r.timetable { lines += TransitReport.lines(timetable) }
         lines.append("  sections")
         lines.append("    " + "name".padding(toLength: 18, withPad: " ", startingAt: 0) + "offset".leftPadded(12) + "bytes".leftPadded(14) + "elements".leftPadded(12) + "  crc32")
-        for section in file.sections {
+        for section in r.sections {
             lines.append("    " + section.name.padding(toLength: 18, withPad: " ", startingAt: 0)
                          + Format.count(section.offset).leftPadded(12) + Format.count(section.length).leftPadded(14)
-                         + Format.count(section.length / max(1, section.elementSize)).leftPadded(12)
+                         + Format.count(section.elementCount).leftPadded(12)
                          + "  " + String(format: "%08x", section.crc32))
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }
 
