@@ -193,13 +193,16 @@ final class IndependentReferenceTests: XCTestCase {
     }
 
     /// The clipped version of a shared extract, made with osmium (skipped when osmium is not installed). The input is
-    /// sorted first, since `osmium extract` needs objects ordered by type and id (terre-haute's are not).
+    /// sorted and each object kept once first, since `osmium extract` needs objects ordered by type and id, each once
+    /// (terre-haute's are not sorted and hold one way twice); `time-filter` keeps the one version of each object.
     func clipped(_ input: String, box: String, label: String) throws -> String {
         try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
         let sorted = Self.folder.appendingPathComponent(label + "-sorted.osm").path
+        let single = Self.folder.appendingPathComponent(label + "-single.osm").path
         let output = Self.folder.appendingPathComponent(label + ".osm").path
         try osmium(["sort", input, "-o", sorted, "--overwrite"])
-        try osmium(["extract", "--strategy", "simple", "-b", box, sorted, "-o", output, "--overwrite"])
+        try osmium(["time-filter", sorted, "-o", single, "--overwrite"])
+        try osmium(["extract", "--strategy", "simple", "-b", box, single, "-o", output, "--overwrite"])
         return output
     }
 
