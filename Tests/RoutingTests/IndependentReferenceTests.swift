@@ -172,6 +172,14 @@ final class IndependentReferenceTests: XCTestCase {
         ("porto-portugal.osm.bz2", "-8.621,41.1141,-8.475,41.2564"),
         ("liechtenstein.osm.bz2", "9.5192,47.1007,9.557,47.1977"),
         ("north-bayreuth.osm.gz", "11.5122,49.9862,11.5916,50.02"),
+        // The boxes below are the 25th–75th percentiles of the highway nodes' longitudes and latitudes.
+        ("andorra.osm.gz", "1.4997,42.4954,1.6318,42.5808"),
+        ("beatty.osm.gz", "-116.7794,36.8805,-116.7055,36.9532"),
+        ("deufringen.osm", "8.8648,48.6783,8.8737,48.6848"),
+        ("porto-alegre.osm.bz2", "-51.2245,-30.0782,-51.1677,-30.0327"),
+        ("rhein-neckar-rnv.osm.bz2", "8.4088,49.3993,8.6761,49.5087"),
+        ("monaco.osm.gz", "7.4184,43.732,7.4284,43.7405"),
+        ("terre-haute.osm.gz", "-87.4257,39.412,-87.3536,39.5171"),
     ]
 
     func sharedInput(_ name: String) throws -> String {
@@ -184,19 +192,30 @@ final class IndependentReferenceTests: XCTestCase {
         #endif
     }
 
-    /// The clipped version of a shared extract, made with osmium (skipped when osmium is not installed).
+    /// The clipped version of a shared extract, made with osmium (skipped when osmium is not installed). The input is
+    /// sorted and each object kept once first, since `osmium extract` needs objects ordered by type and id, each once
+    /// (terre-haute's are not sorted and hold one way twice); `time-filter` keeps the one version of each object.
     func clipped(_ input: String, box: String, label: String) throws -> String {
         try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
+        let sorted = Self.folder.appendingPathComponent(label + "-sorted.osm").path
+        let single = Self.folder.appendingPathComponent(label + "-single.osm").path
         let output = Self.folder.appendingPathComponent(label + ".osm").path
+        try osmium(["sort", input, "-o", sorted, "--overwrite"])
+        try osmium(["time-filter", sorted, "-o", single, "--overwrite"])
+        try osmium(["extract", "--strategy", "simple", "-b", box, single, "-o", output, "--overwrite"])
+        return output
+    }
+
+    /// Runs osmium with `arguments`, skipping the test when it is not installed or fails.
+    func osmium(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["osmium", "extract", "--strategy", "simple", "-b", box, input, "-o", output, "--overwrite"]
+        process.arguments = ["osmium"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { throw XCTSkip("osmium is not installed") }
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw XCTSkip("osmium extract failed (is osmium-tool installed?)") }
-        return output
+        guard process.terminationStatus == 0 else { throw XCTSkip("osmium \(arguments[0]) failed (is osmium-tool installed?)") }
     }
 
     func sharedComparison(_ index: Int, clip: Bool) throws {
@@ -218,4 +237,18 @@ final class IndependentReferenceTests: XCTestCase {
     func testSharedLiechtensteinClipped() throws { try sharedComparison(2, clip: true) }
     func testSharedNorthBayreuth() throws { try sharedComparison(3, clip: false) }
     func testSharedNorthBayreuthClipped() throws { try sharedComparison(3, clip: true) }
+    func testSharedAndorra() throws { try sharedComparison(4, clip: false) }
+    func testSharedAndorraClipped() throws { try sharedComparison(4, clip: true) }
+    func testSharedBeatty() throws { try sharedComparison(5, clip: false) }
+    func testSharedBeattyClipped() throws { try sharedComparison(5, clip: true) }
+    func testSharedDeufringen() throws { try sharedComparison(6, clip: false) }
+    func testSharedDeufringenClipped() throws { try sharedComparison(6, clip: true) }
+    func testSharedPortoAlegre() throws { try sharedComparison(7, clip: false) }
+    func testSharedPortoAlegreClipped() throws { try sharedComparison(7, clip: true) }
+    func testSharedRheinNeckar() throws { try sharedComparison(8, clip: false) }
+    func testSharedRheinNeckarClipped() throws { try sharedComparison(8, clip: true) }
+    func testSharedMonaco() throws { try sharedComparison(9, clip: false) }
+    func testSharedMonacoClipped() throws { try sharedComparison(9, clip: true) }
+    func testSharedTerreHaute() throws { try sharedComparison(10, clip: false) }
+    func testSharedTerreHauteClipped() throws { try sharedComparison(10, clip: true) }
 }
