@@ -7,8 +7,7 @@ import OSM
 ///
 /// A way's point is the mean of its nodes (an area's centroid) when it is closed, its middle node when open; a
 /// relation's is its `label` or `admin_centre` node, else the mean of its member ways' nodes (weighted by their node
-/// counts). For that, the mean of every way without a `highway` tag is kept (20 bytes a way) until the relations
-/// are read; road ways, which are seldom parts of named areas, are not. Nodes are found in the collector's node
+/// counts). For that, the mean of every way is kept (20 bytes a way) until the relations are read. Nodes are found in the collector's node
 /// arrays (a binary search; an order is sorted once if the file's nodes are not in id order).
 public final class PlaceCollector {
     /// The places collected so far, in the order met.
@@ -21,8 +20,10 @@ public final class PlaceCollector {
     /// When the collector's node ids are not sorted: node indices in id order (built at the first way).
     @exclusivity(unchecked) private var nodeOrder: [Int32]? = nil
 
-    /// Places whose position could not be found (all their nodes or members absent from the extract).
+    /// Places left out because no position could be found (all their nodes or members absent from the extract),
+    /// and how many of them had a name.
     public private(set) var placesWithoutPosition = 0
+    public private(set) var namedPlacesWithoutPosition = 0
 
     public init() {}
 
@@ -94,8 +95,7 @@ public final class PlaceCollector {
     /// Called by the collector for every way; `collector` holds the node positions read so far.
     func collect(way: OSMWay, collector: OSMCollector) {
         let place = Self.describe(way.tags, type: .way, id: way.id)
-        let keepMean = way.tags["highway"] == nil
-        guard place != nil || keepMean, !way.nodeIDs.isEmpty else { return }
+        guard !way.nodeIDs.isEmpty else { return }
         var ids = way.nodeIDs[...]
         let closed = ids.count > 2 && ids.first == ids.last
         if closed { ids = ids.dropLast() }
@@ -107,7 +107,7 @@ public final class PlaceCollector {
         }
         var mean: WayMean? = nil
         if found > 0 { mean = WayMean(latitude: Int32(latitudeSum / found), longitude: Int32(longitudeSum / found), count: UInt32(found)) }
-        if keepMean, let mean {
+        if let mean {
             if let last = wayMeanIDs.last, way.id <= last { wayMeansSorted = false }
             wayMeanIDs.append(way.id)
             wayMeans.append(mean)
@@ -119,6 +119,7 @@ public final class PlaceCollector {
             place.latitudeE7 = mean.latitude; place.longitudeE7 = mean.longitude
         } else {
             placesWithoutPosition += 1
+            if !place.name.isEmpty { namedPlacesWithoutPosition += 1 }
             return
         }
         places.append(place)
@@ -148,6 +149,7 @@ public final class PlaceCollector {
             place.latitudeE7 = Int32(latitudeSum / count); place.longitudeE7 = Int32(longitudeSum / count)
         } else {
             placesWithoutPosition += 1
+            if !place.name.isEmpty { namedPlacesWithoutPosition += 1 }
             return
         }
         places.append(place)

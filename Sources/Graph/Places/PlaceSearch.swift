@@ -48,7 +48,7 @@ public enum PlaceSearchError: Error, Equatable, CustomStringConvertible {
 
 /// Searches a place index: for each word of the query, the index tokens it matches (the word itself; tokens it begins,
 /// for words of 3+ letters and for the last word; tokens within one edit — insertion, deletion, substitution or
-/// transposition of neighbours — for words of 5+ letters, two edits for 9+; for the last word also tokens whose
+/// transposition of neighbours — for words of 5+ letters (4 in the query when the token has 5: a deletion), two edits for 9+; for the last word also tokens whose
 /// beginning is that near), then the places that hold a match for every word, ranked by how well and where they
 /// match (name, other names, address, category) and by distance to `near`.
 ///
@@ -193,13 +193,14 @@ public final class PlaceSearcher {
             high += 1
         }
         // Near spellings: not for numbers (house numbers, postcodes) nor short words.
-        guard n >= 5, !word.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return }
+        guard n >= 4, !word.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return }
         let limit = n >= 9 ? 2 : 1
         let signature = PlaceTextFolding.signature(word)
         rows.withUnsafeMutableBufferPointer { rows in
             for t in 0..<index.tokenCount where t < low || t >= high {
                 let start = Int(index.tokenStart[t]), length = Int(index.tokenStart[t + 1]) - start
-                guard length >= n - limit else { continue }
+                // One edit in words of 5+ letters (the query's or the token's: a deletion may leave 4), two in 9+.
+                guard length >= n - limit, max(length, n) >= 5 else { continue }
                 let other = index.tokenSignatures[t]
                 let whole = length <= n + limit && (signature ^ other).nonzeroBitCount <= 2 * limit
                 let beginning = last && length > n && (signature & ~other).nonzeroBitCount <= limit
