@@ -35,15 +35,35 @@ public final class PlaceCollector {
     static let fallbackKeys = ["historic", "man_made", "aeroway", "aerialway", "natural", "waterway", "sport", "emergency",
                                "highway", "railway", "building", "landuse", "boundary", "route", "type"]
 
-    /// The category of `tags` and whether it makes the element a place of its own (without name or address).
+    /// Each category key's preference (lower first): the primary keys, the stop and station keys (whose values are
+    /// checked), `public_transport`, `place`, then the fallback keys.
+    static let keyRanks: [String: Int] = {
+        var ranks: [String: Int] = [:]
+        for key in primaryKeys { ranks[key] = ranks.count }
+        for key in ["highway", "railway", "public_transport", "place"] where ranks[key] == nil { ranks[key] = ranks.count }
+        for key in fallbackKeys where ranks[key] == nil { ranks[key] = ranks.count + 100 }
+        return ranks
+    }()
+    /// Keys that make a place of their own only for some values (`highway=bus_stop`, `railway=station`…).
+    static let ownValues: [String: Set<String>] = ["highway": ["bus_stop"], "railway": ["station", "halt", "tram_stop"]]
+
+    /// The category of `tags` and whether it makes the element a place of its own (without name or address):
+    /// one look-up per tag.
     static func category(of tags: [OSMTag]) -> (key: String, value: String, placeByItself: Bool)? {
-        for key in primaryKeys { if let value = tags[key] { return (key, value, true) } }
-        if let value = tags["highway"], value == "bus_stop" { return ("highway", value, true) }
-        if let value = tags["railway"], value == "station" || value == "halt" || value == "tram_stop" { return ("railway", value, true) }
-        if let value = tags["public_transport"] { return ("public_transport", value, true) }
-        if let value = tags["place"] { return ("place", value, true) }
-        for key in fallbackKeys { if let value = tags[key] { return (key, value, false) } }
-        return nil
+        var best: (rank: Int, tag: Int, own: Bool)? = nil
+        for (i, tag) in tags.enumerated() {
+            guard var rank = keyRanks[tag.key] else { continue }
+            var own = rank < 100
+            if own, let values = ownValues[tag.key], !values.contains(tag.value) {
+                // `highway=residential`, `railway=rail`: a fallback category only.
+                own = false
+                rank = 100 + (fallbackKeys.firstIndex(of: tag.key) ?? 50)
+            } else if !own {
+                rank = 100 + (fallbackKeys.firstIndex(of: tag.key) ?? 50)
+            }
+            if best == nil || rank < best!.rank { best = (rank, i, own) }
+        }
+        return best.map { (tags[$0.tag].key, tags[$0.tag].value, $0.own) }
     }
 
     /// Whether `key` is a language variant of the name (`name:de`, `name:zh-Hans`, `name:be-tarask`).

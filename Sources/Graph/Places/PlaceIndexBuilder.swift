@@ -55,12 +55,7 @@ public struct PlaceIndexBuilder {
             func add(_ text: String, _ field: PlaceTokenField) {
                 PlaceTextFolding.forEachToken(in: text) { token in
                     let posting = p << 2 | field.rawValue
-                    let key = Array(token)
-                    if let last = postingsByToken[key]?.last, last >> 2 == p {
-                        if last & 3 > field.rawValue { postingsByToken[key]![postingsByToken[key]!.count - 1] = posting }
-                    } else {
-                        postingsByToken[key, default: []].append(posting)
-                    }
+                    postingsByToken[Array(token), default: []].add(posting)
                 }
             }
             add(place.name, .name)
@@ -86,6 +81,17 @@ public struct PlaceIndexBuilder {
         var value: String
         static func < (a: CategoryKey, b: CategoryKey) -> Bool {
             a.key.utf8.lexicographicallyPrecedes(b.key.utf8) || (a.key == b.key && a.value.utf8.lexicographicallyPrecedes(b.value.utf8))
+        }
+    }
+}
+
+private extension Array where Element == UInt32 {
+    /// Appends `posting` (`place << 2 | field`), or keeps the lower field when the last posting is the same place's.
+    mutating func add(_ posting: UInt32) {
+        if let last = last, last >> 2 == posting >> 2 {
+            if last & 3 > posting & 3 { self[count - 1] = posting }
+        } else {
+            append(posting)
         }
     }
 }

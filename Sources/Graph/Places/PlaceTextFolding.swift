@@ -1,21 +1,41 @@
 /// Case and accent folding of place names and queries into search tokens: "Bismarckplatz" and "BISMARCKPLATZ" and
 /// "Bísmarckplatz" all fold to `bismarckplatz`; "Café Müller" to `cafe`, `muller`; "Straße" to `strasse`.
 ///
-/// ASCII is lowercased; Latin letters with diacritics (U+00C0–U+024F) lose them (ß → ss, æ → ae, œ → oe, ø → o,
-/// ł → l, đ/ð → d, þ → th); combining marks (U+0300–U+036F) are dropped; other scripts are lowercased and kept.
-/// Tokens are the runs of letters and digits; everything else separates them.
+/// ASCII is lowercased; Latin letters with diacritics (U+00C0–U+024F, U+1E00–U+1EFF) lose them (ß → ss, æ → ae,
+/// œ → oe, ø → o, ł → l, đ/ð → d, þ → th); combining marks (U+0300–U+036F) are dropped; Greek and Cyrillic are
+/// lowercased, other scripts kept as they are. Tokens are the runs of letters and digits; ASCII and Latin-1
+/// punctuation, spacing modifiers, general punctuation, symbols, CJK punctuation and emoji separate them. No
+/// Unicode tables are consulted per character (so folding costs about as much as copying).
 public enum PlaceTextFolding {
     /// Longest token kept, in bytes (longer runs are cut): bounds the typo comparison's work.
     public static let maximumTokenLength = 48
 
     /// Folded replacements for U+00C0 ..< U+0250 (empty: not a letter, separates tokens).
-    private static let latinTable: [[UInt8]] = {
-        var table: [[UInt8]] = []
-        for code in 0xC0..<0x250 {
-            table.append(fold(latin: UInt32(code)))
+    private static let latinTable: [[UInt8]] = (0xC0..<0x250).map { fold(latin: UInt32($0)) }
+    /// The same for Latin Extended Additional, U+1E00 ..< U+1F00 (Vietnamese and others).
+    private static let latinAdditionalTable: [[UInt8]] = (0x1E00..<0x1F00).map { fold(latin: UInt32($0)) }
+
+    /// Whether a scalar of U+0370 and above separates tokens: punctuation, symbols, spaces and emoji blocks.
+    @inline(__always) static func isSeparator(_ code: UInt32) -> Bool {
+        (code >= 0x2000 && code < 0x2C00) || (code >= 0x3000 && code < 0x3040) || (code >= 0xFE10 && code < 0xFE70)
+            || (code >= 0xFF00 && code < 0xFF10) || code >= 0x1F000 || code == 0x37E || code == 0x387 || code == 0x589
+            || code == 0x5BE || code == 0x60C || code == 0x61B || code == 0x61F || code == 0x6D4 || code == 0xFEFF
+    }
+
+    /// Lowercase of Greek and Cyrillic capitals (other scripts of U+0370 and above are kept as they are).
+    @inline(__always) static func lowercase(_ code: UInt32) -> UInt32 {
+        switch code {
+        case 0x391...0x3A9 where code != 0x3A2: return code + 0x20
+        case 0x386: return 0x3AC
+        case 0x388...0x38A: return code + 0x25
+        case 0x38C: return 0x3CC
+        case 0x38E, 0x38F: return code + 0x3F
+        case 0x410...0x42F: return code + 0x20
+        case 0x400...0x40F: return code + 0x50
+        case 0x460...0x4FF where code & 1 == 0 && !(code >= 0x482 && code < 0x48A): return code + 1
+        default: return code
         }
-        return table
-    }()
+    }
 
     /// The ASCII base of a Latin letter with diacritics, from its Unicode decomposition-free name.
     private static func fold(latin code: UInt32) -> [UInt8] {
@@ -66,17 +86,18 @@ public enum PlaceTextFolding {
                 } else if code >= 0xC0 && code < 0x250 {
                     let folded = latinTable[Int(code - 0xC0)]
                     if folded.isEmpty { flush() } else { for byte in folded { append(byte) } }
-                } else if code >= 0x300 && code < 0x370 {
-                    continue  // combining marks of decomposed text
-                } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                    // Other scripts: lowercased, kept whole (a scalar is never cut in the middle).
-                    for lower in scalar.properties.lowercaseMapping.unicodeScalars {
-                        let utf8 = UTF8.encode(lower)!
-                        if length + utf8.count > maximumTokenLength { break }
-                        for byte in utf8 { append(byte) }
-                    }
-                } else {
+                } else if code >= 0x1E00 && code < 0x1F00 {
+                    let folded = latinAdditionalTable[Int(code - 0x1E00)]
+                    if folded.isEmpty { flush() } else { for byte in folded { append(byte) } }
+                } else if code < 0xC0 || (code >= 0x250 && code < 0x370) {
+                    // Latin-1 punctuation and symbols, spacing modifiers, combining marks (dropped: decomposed accents).
+                    if code < 0x300 { flush() }
+                } else if isSeparator(code) {
                     flush()
+                } else {
+                    // Other scripts: lowercased (Greek, Cyrillic), kept whole (a scalar is never cut in the middle).
+                    let utf8 = UTF8.encode(Unicode.Scalar(lowercase(code)) ?? scalar)!
+                    if length + utf8.count <= maximumTokenLength { for byte in utf8 { append(byte) } }
                 }
             }
             flush()
