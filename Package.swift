@@ -37,11 +37,17 @@ let package = Package(
         .target(name: "Transit", dependencies: ["Graph", "Routing", "CZlib"]),
         // The public, MapKit-shaped Swift API and the output encoders (JSON, GeoJSON, GPX, encoded polyline).
         .target(name: "Wayfinder", dependencies: ["Routing", "Graph", "Transit"]),
+        // The front ends (Batch, Server, the CLI) depend on Wayfinder alone (and their C shims), so the compiler keeps them
+        // out of the engine's modules: what they need of Graph, Routing and Transit, Wayfinder offers through `OfflineMap`.
         // Batch routing of job files: job parsing (CSV, NDJSON), the ordered multi-threaded runner, resume, shards.
-        .target(name: "Batch", dependencies: ["Wayfinder", "Routing", "Graph"]),
+        .target(name: "Batch", dependencies: ["Wayfinder"]),
         // The HTTP server: libmicrohttpd plumbing, OSRM-compatible endpoints, roads by bounding box, the offline map page.
-        .target(name: "Server", dependencies: ["CMicroHTTPD", "Wayfinder", "Routing", "Graph", "Transit"]),
+        .target(name: "Server", dependencies: ["CMicroHTTPD", "Wayfinder"]),
         // The command-line tool (its folder is not `Sources/wayfinder`, which would differ from `Sources/Wayfinder` only by case).
+        // Every command routes through Wayfinder's `OfflineMap`; OSM, Graph, Routing and Transit stay only for `import`
+        // (ImportCommand, TransitImportStep, CleanupOnSignal's temporary files, the demo's import), for `info`'s report of
+        // the file's sections, hierarchies and timetable (it shares TransitReport with the import), and the demo's
+        // snapping figures — until the import moves behind a Wayfinder API.
         .executableTarget(name: "wayfinder", dependencies: ["OSM", "Graph", "Routing", "Wayfinder", "Batch", "Transit", "Server"], path: "Sources/WayfinderCLI"),
 
         // Fuzzing: the parsers as fuzz targets (Tools/Fuzz/Harnesses), and the libFuzzer driver / corpus replayer over them
@@ -62,16 +68,20 @@ let package = Package(
         // Benchmark: place search latency on real names (whole, beginnings, typos) and the index's share of the import (Tools/bench-places).
         .executableTarget(name: "places-benchmark", dependencies: ["Graph"], path: "Tools/PlacesBenchmark"),
 
-        .testTarget(name: "OSMTests", dependencies: ["OSM", "CZlib", "CBZip2"]),
-        .testTarget(name: "GraphTests", dependencies: ["Graph", "OSM"]),
-        .testTarget(name: "WayfinderCLITests", dependencies: ["wayfinder", "CZlib"]),
-        .testTarget(name: "RoutingTests", dependencies: ["Routing", "Graph", "OSM"]),
-        .testTarget(name: "WayfinderTests", dependencies: ["Wayfinder", "Routing", "Graph", "Transit"]),
-        .testTarget(name: "TransitTests", dependencies: ["Transit", "Routing", "Graph", "CZlib"]),
-        .testTarget(name: "BatchTests", dependencies: ["Batch", "Wayfinder", "Routing", "Graph"]),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarnesses", "Graph"], exclude: ["Inputs", "Crashes", "Graphs"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),
+        // What every test target shares: the drawn-map helper (ASCII-art OSM maps imported into graphs), samples of
+        // Data/ imported once per test process, package paths, and a writer of honest or hostile zip archives.
+        .target(name: "TestSupport", dependencies: ["OSM", "Graph", "Routing", "Transit", "CZlib"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "OSMTests", dependencies: ["TestSupport", "OSM", "CZlib", "CBZip2"]),
+        .testTarget(name: "GraphTests", dependencies: ["TestSupport", "Graph", "OSM"]),
+        .testTarget(name: "WayfinderCLITests", dependencies: ["TestSupport", "wayfinder", "CZlib"]),
+        .testTarget(name: "RoutingTests", dependencies: ["TestSupport", "Routing", "Graph", "OSM"]),
+        .testTarget(name: "WayfinderTests", dependencies: ["TestSupport", "Wayfinder", "Routing", "Graph", "Transit"]),
+        .testTarget(name: "TransitTests", dependencies: ["TestSupport", "Transit", "Routing", "Graph", "CZlib"]),
+        .testTarget(name: "BatchTests", dependencies: ["TestSupport", "Batch", "Wayfinder", "Routing", "Graph"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["TestSupport", "FuzzHarnesses", "Graph"], exclude: ["Inputs", "Crashes", "Graphs"]),
+        .testTarget(name: "ServerTests", dependencies: ["TestSupport", "Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),
         // Runs the examples of README.md and docs/*.md against the built `wayfinder` (convention at the top of the test).
-        .testTarget(name: "DocumentationTests", dependencies: ["wayfinder"]),
+        .testTarget(name: "DocumentationTests", dependencies: ["TestSupport", "wayfinder"]),
     ]
 )

@@ -1,5 +1,5 @@
 import Foundation
-import Routing
+import Wayfinder
 
 /// Why a batch cannot start: the input is missing, unreadable or not a job file.
 public struct BatchInputError: Error, CustomStringConvertible, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Routing
+import Wayfinder
 
 /// One job of a batch file: an id, a travel mode, an optional departure or arrival, and two or more stops.
 public struct BatchJob: Equatable, Sendable {

@@ -1,6 +1,4 @@
 import Foundation
-import Graph
-import Routing
 import Wayfinder
 
 /// How rows are written.
@@ -140,13 +138,13 @@ public struct BatchRowFormatter: Sendable {
 }
 
 /// Routes one job into a row.
-public func routeJob(_ job: BatchJob, graph: RoadGraph, formatter: BatchRowFormatter) -> BatchRow {
+public func routeJob(_ job: BatchJob, map: OfflineMap, formatter: BatchRowFormatter) -> BatchRow {
     let o = formatter.options
     let transport: TransportType = (job.mode ?? o.defaultMode) == "foot" ? .walking : .automobile
     let request = DirectionsRequest(stops: job.stops, transportType: transport, departureDate: job.depart ?? (job.arrive == nil ? o.defaultDeparture : nil),
                                     arrivalDate: job.arrive, maximumSnappingDistance: o.maximumSnappingDistance, timeZone: o.timeZone)
     do {
-        let result = try Directions(request, graph: graph).calculate()
+        let result = try Directions(request, map: map).calculate()
         return formatter.success(id: job.id, result: result)
     } catch {
         let status: String
@@ -323,9 +321,10 @@ public struct BatchSummary: Sendable {
 
 /// Runs a batch: reads jobs incrementally, routes a bounded window at a time on `threads` threads, writes rows in input order.
 public final class BatchRunner {
-    public let graph: RoadGraph
+    /// The map every job is routed on.
+    public let map: OfflineMap
     public let options: BatchOptions
-    public init(graph: RoadGraph, options: BatchOptions) { self.graph = graph; self.options = options }
+    public init(map: OfflineMap, options: BatchOptions) { self.map = map; self.options = options }
 
     private final class Slots: @unchecked Sendable {
         let items: [BatchItem]
@@ -346,7 +345,7 @@ public final class BatchRunner {
         let threads = max(1, options.threads)
         let window = options.window > 0 ? options.window : max(64, threads * 32)
         var summary = BatchSummary()
-        let graph = self.graph
+        let map = self.map
         while true {
             var chunk: [BatchItem] = []
             chunk.reserveCapacity(window)
@@ -372,7 +371,7 @@ public final class BatchRunner {
                 while let i = slots.take() {
                     let row: BatchRow
                     switch slots.items[i] {
-                    case let .job(job): row = routeJob(job, graph: graph, formatter: formatter)
+                    case let .job(job): row = routeJob(job, map: map, formatter: formatter)
                     case let .bad(id, _, message): row = formatter.failure(id: id, status: "bad_row", message: message)
                     }
                     slots.rows[i] = row

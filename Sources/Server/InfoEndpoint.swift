@@ -1,38 +1,38 @@
 import Foundation
-import Graph
-import Transit
+import Wayfinder
 
 /// `/health` and `/info`: liveness, and the graph's metadata (bounds, counts, profiles, timetable flag and
 /// service range, limits) for clients and the map.
 enum InfoEndpoint {
     static func health() -> JSONValue { .object([("code", .string("Ok")), ("status", .string("ok"))]) }
 
-    static func info(graph: RoadGraph, engines: [String: ProfileEngine], transit: TransitEngine, limits: ServiceLimits) -> JSONValue {
-        let s = graph.metadata.statistics
-        let degrees = { (v: Int32) in JSONValue.rounded(Double(v) * 1e-7, 7) }
-        let profiles: [JSONValue] = graph.profiles.map { p in
-            let aliases = OSRMRequest.profileAliases.filter { $0.value == p.profile.name }.keys.sorted()
-            return .object([("name", .string(p.profile.name)), ("urlNames", .array(aliases.map { .string($0) })),
-                            ("served", .bool(engines[p.profile.name] != nil)), ("landmarks", .int(p.landmarkCount))])
+    static func info(map: OfflineMap, engines: [String: ProfileEngine], transit: TransitEngine, limits: ServiceLimits) -> JSONValue {
+        let info = map.info, box = info.coverage
+        let degrees = { (v: Double) in JSONValue.rounded(v, 7) }
+        let profiles: [JSONValue] = info.profiles.map { p in
+            let aliases = OSRMRequest.profileAliases.filter { $0.value == p.name }.keys.sorted()
+            return .object([("name", .string(p.name)), ("urlNames", .array(aliases.map { .string($0) })),
+                            ("served", .bool(engines[p.name] != nil)), ("landmarks", .int(p.landmarks))])
         }
+        let timetable = transit.map == nil ? nil : info.timetable
         var fields: [(String, JSONValue)] = [
             ("code", .string("Ok")),
-            ("version", .string(wayfinderVersion)),
-            ("generator", .string(graph.metadata.generator)),
-            ("graph", .string(URL(fileURLWithPath: graph.file.path).lastPathComponent)),
-            ("fileBytes", .int(graph.file.size)),
-            ("bounds", .array([degrees(s.minLongitude), degrees(s.minLatitude), degrees(s.maxLongitude), degrees(s.maxLatitude)])),
-            ("nodes", .int(graph.nodeCount)),
-            ("edges", .int(graph.edgeCount)),
+            ("version", .string(wayfinderLibraryVersion)),
+            ("generator", .string(info.generator)),
+            ("graph", .string(info.url.lastPathComponent)),
+            ("fileBytes", .int(info.fileBytes)),
+            ("bounds", .array([degrees(box.minLongitude), degrees(box.minLatitude), degrees(box.maxLongitude), degrees(box.maxLatitude)])),
+            ("nodes", .int(info.nodeCount)),
+            ("edges", .int(info.edgeCount)),
             ("profiles", .array(profiles)),
-            ("services", .array((["route", "table", "trip", "nearest"] + (transit.router == nil ? [] : ["transit"])).map { .string($0) })),
-            ("timetable", .bool(transit.router != nil)),
+            ("services", .array((["route", "table", "trip", "nearest"] + (timetable == nil ? [] : ["transit"])).map { .string($0) })),
+            ("timetable", .bool(timetable != nil)),
         ]
         // The feed's time zone and the days on which any of its trips runs (transit queries outside them are refused).
-        if let router = transit.router {
+        if let timetable {
             fields.append(("transit", .object([
-                ("timeZone", .string(router.timeZone.identifier)),
-                ("firstDate", .string(ServiceDay.iso(router.window.firstDay))), ("lastDate", .string(ServiceDay.iso(router.window.lastDay))),
+                ("timeZone", .string(timetable.timeZone.identifier)),
+                ("firstDate", .string(timetable.firstDate)), ("lastDate", .string(timetable.lastDate)),
             ])))
         }
         fields += [

@@ -1,5 +1,4 @@
 import Foundation
-import Graph
 import Wayfinder
 
 /// `/nearest/v1/{profile}/{coordinate}`: the nearest road segments the profile may use, nearest first.
@@ -20,17 +19,15 @@ enum NearestEndpoint {
         _ = try request.bool("generate_hints", default: true)
         let radius = try request.radiuses(limits: limits)?[0] ?? limits.maximumRadius
         let query = request.coordinates[0]
-        let graph = engine.graph, snapper = engine.router.snapper
-        // Several segments of one edge may come first: ask for more and keep the nearest per edge.
-        let candidates = graph.nearestSegments(latitude: query.latitude, longitude: query.longitude, count: number * 8,
-                                               maxDistance: radius, filter: snapper.isUsable)
-        var seen = Set<Int>(), waypoints: [JSONValue] = []
-        for candidate in candidates where waypoints.count < number && !seen.contains(candidate.edge) {
-            seen.insert(candidate.edge)
-            let snapped = snapper.location(of: candidate, query: query)
-            let nodes: JSONValue = .array([.int(Int(graph.nodeOSMIDs[Int(graph.edgeFrom[candidate.edge])])),
-                                           .int(Int(graph.nodeOSMIDs[Int(graph.edgeTo[candidate.edge])]))])
-            waypoints.append(OSRMResponseEncoder.waypoint(snapped, extra: [("nodes", nodes)]))
+        guard query.latitude.isFinite, query.longitude.isFinite, abs(query.latitude) <= 90, abs(query.longitude) <= 180 else {
+            throw .invalidValue("the coordinate \(query.longitude),\(query.latitude) lies outside ±180 longitude and ±90 latitude")
+        }
+        let roads: [NearbyRoad]
+        do { roads = try engine.map.nearestRoads(to: query, transportType: engine.transportType, count: number, maximumDistance: radius) } catch {
+            throw OSRMError(error)
+        }
+        let waypoints = roads.map { road in
+            OSRMResponseEncoder.waypoint(road.waypoint, extra: [("nodes", .array([.int(Int(road.osmNodeIDs.0)), .int(Int(road.osmNodeIDs.1))]))])
         }
         guard !waypoints.isEmpty else {
             throw .noSegment("no road the \(engine.name) profile may use lies within \(Int(radius)) m of \(query.longitude),\(query.latitude)")

@@ -1,5 +1,4 @@
 import Foundation
-import Graph
 import Wayfinder
 
 /// Writes routes, legs, steps and waypoints in OSRM v1's JSON shape, with the request's output options.
@@ -13,14 +12,15 @@ public struct OSRMResponseEncoder: Sendable {
     public var annotations: [String] = []
     /// OSRM's mode name for steps ("driving", "walking").
     public var mode = "driving"
-    public let graph: RoadGraph
+    /// The map the routes were found on (for the per-segment annotations).
+    public let map: OfflineMap
 
     /// An encoder with OSRM's default options.
-    public init(graph: RoadGraph) { self.graph = graph }
+    public init(map: OfflineMap) { self.map = map }
 
     /// Reads `geometries`, `overview`, `steps` and `annotations` from a request.
-    public init(graph: RoadGraph, request: OSRMRequest, mode: String) throws(OSRMError) {
-        self.graph = graph
+    public init(map: OfflineMap, request: OSRMRequest, mode: String) throws(OSRMError) {
+        self.map = map
         self.mode = mode
         geometries = try request.choice("geometries", ["polyline", "polyline6", "geojson"], default: "polyline")
         overview = try request.choice("overview", ["full", "simplified", "false"], default: "simplified")
@@ -107,23 +107,8 @@ public struct OSRMResponseEncoder: Sendable {
 
     /// Per-segment figures between consecutive points of the leg's geometry.
     func annotation(of leg: RouteLeg) -> JSONValue {
-        var durations: [Double] = [], distances: [Double] = []
-        var last: Coordinate? = nil
-        for traversal in leg.traversals {
-            let points = graph.coordinates(of: traversal)
-            var lengths: [Double] = []
-            var previous = last
-            for p in points {
-                if let q = previous, q != p { lengths.append(q.distance(to: p)) }
-                if previous != p { previous = p }
-            }
-            last = previous
-            let total = lengths.reduce(0, +)
-            for length in lengths {
-                distances.append(length)
-                durations.append(total > 0 ? traversal.duration * length / total : 0)
-            }
-        }
+        let segments = map.segments(of: leg)
+        let durations = segments.durations, distances = segments.distances
         var members: [(String, JSONValue)] = []
         for name in annotations {
             switch name {
@@ -172,8 +157,8 @@ public struct OSRMResponseEncoder: Sendable {
                  ("location", .location(latitude: location.latitude, longitude: location.longitude))] + extra)
     }
 
-    /// The waypoint of a snapped location.
-    public static func waypoint(_ snapped: SnappedLocation, extra: [(String, JSONValue)] = []) -> JSONValue {
-        waypoint(location: snapped.location, distance: snapped.distance, name: snapped.name.isEmpty ? snapped.ref : snapped.name, extra: extra)
+    /// The waypoint object of a snapped place or a route's waypoint.
+    public static func waypoint(_ snapped: Waypoint, extra: [(String, JSONValue)] = []) -> JSONValue {
+        waypoint(location: snapped.location, distance: snapped.snappingDistance, name: snapped.name, extra: extra)
     }
 }

@@ -1,38 +1,28 @@
 import Foundation
-import Graph
 import Wayfinder
 
-/// One graph profile ready to serve: the router (snapping, routes, matrices over the contraction hierarchy).
-/// Built once at start and shared by every worker thread.
+/// One served profile of the map: its transport type and OSRM's names for it. The map's router does the work.
 public struct ProfileEngine: Sendable {
+    public let map: OfflineMap
+    public let transportType: TransportType
     /// The graph profile's name ("car", "foot").
-    public let name: String
+    public var name: String { transportType.profileName }
     /// OSRM's mode name for steps ("driving", "walking").
-    public let mode: String
-    public let router: Router
+    public var mode: String { transportType == .automobile ? "driving" : "walking" }
 
-    /// Prepares profile `profile` of `graph`; throws when the graph has no such profile.
-    public init(graph: RoadGraph, profile: String) throws(RoutingError) {
-        name = profile
-        mode = profile == "car" ? "driving" : "walking"
-        router = try Router(graph: graph, profile: profile)
+    /// The profile `transportType` of `map`, its router built now (so a damaged hierarchy is reported at start).
+    public init(map: OfflineMap, transportType: TransportType) throws(DirectionsError) {
+        self.map = map
+        self.transportType = transportType
+        try map.prepare([transportType])
     }
 
-    public var graph: RoadGraph { router.graph }
-
-    /// Snaps each coordinate within its radius (its nearest road; off a small island, should a leg need it, only
-    /// within the radius too); `NoSegment` names the first one too far from a usable road.
-    public func snap(_ coordinates: [Coordinate], radiuses: [Double]?, defaultRadius: Double) throws(OSRMError) -> [SnappedStop] {
-        var result: [SnappedStop] = []
-        result.reserveCapacity(coordinates.count)
-        for (i, c) in coordinates.enumerated() {
-            let radius = radiuses?[i] ?? defaultRadius
-            guard let snapped = router.snapper.snapStop(c, maxDistance: radius) else {
-                throw .noSegment("coordinate \(i + 1) (\(c.longitude),\(c.latitude)) is more than \(Int(radius)) m from any road the \(name) profile may use")
-            }
-            result.append(snapped)
-        }
-        return result
+    /// Snaps each coordinate once, within its radius (its nearest road; off a small island, should a leg need it,
+    /// only within the radius too); `NoSegment` names the first one too far from a usable road.
+    public func snap(_ coordinates: [Coordinate], radiuses: [Double]?, defaultRadius: Double) throws(OSRMError) -> [SnappedPlace] {
+        do {
+            return try map.snap(coordinates, transportType: transportType, maximumDistance: defaultRadius, radii: radiuses, role: .coordinate)
+        } catch { throw OSRMError(error) }
     }
 }
 
@@ -48,6 +38,16 @@ extension OSRMError {
         case .noRoadNear: self = .noSegment(error.description)
         case .tooBig: self = .tooBig(error.description)
         case .corruptGraph: self = .invalidQuery(error.description)
+        }
+    }
+
+    /// The OSRM error for a failed request of the Swift API.
+    init(_ error: DirectionsError) {
+        switch error {
+        case let .routing(routing): self.init(routing)
+        case let .transit(transit): self.init(transit: transit)
+        case .conflictingDates, .unsupported: self = .invalidOptions(error.description)
+        case .cancelled: self = .timedOut(error.description)
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Graph
 import Wayfinder
 
 /// `/roads?bbox=minLon,minLat,maxLon,maxLat&zoom=Z`: the road network inside a box as simplified lines, for the
@@ -8,18 +7,7 @@ enum RoadsEndpoint {
     /// The classes drawn at each zoom: tier t appears from zoom `tierZoom[t]` on.
     static let tierZoom = [0, 11, 13, 15]
 
-    /// The tier of a highway class: 0 motorways, trunks and primaries; 1 secondaries and tertiaries;
-    /// 2 residential and other streets; 3 service roads, tracks and paths.
-    static func tier(_ c: HighwayClass) -> Int {
-        switch c {
-        case .motorway, .motorwayLink, .trunk, .trunkLink, .primary, .primaryLink: return 0
-        case .secondary, .secondaryLink, .tertiary, .tertiaryLink: return 1
-        case .unclassified, .residential, .livingStreet, .pedestrian, .other: return 2
-        default: return 3
-        }
-    }
-
-    static func respond(_ request: HTTPRequest, graph: RoadGraph, limits: ServiceLimits) throws(OSRMError) -> JSONValue {
+    static func respond(_ request: HTTPRequest, map: OfflineMap, limits: ServiceLimits) throws(OSRMError) -> JSONValue {
         var options: [String: String] = [:]
         for (name, value) in request.query { options[name] = value }
         for name in options.keys.sorted() where name != "bbox" && name != "zoom" {
@@ -40,49 +28,13 @@ enum RoadsEndpoint {
         let maxTier = tierZoom.lastIndex { Double($0) <= zoom } ?? 0
         let metresPerPixel = 156_543.03 * cos((minLat + maxLat) / 2 * Double.pi / 180) / pow(2, zoom)
 
-        let box = (Int32(max(-90, minLat) * 1e7), Int32(max(-180, minLon) * 1e7), Int32(min(90, maxLat) * 1e7), Int32(min(180, maxLon) * 1e7))
-        var edges = edgesIntersecting(graph, box)
-        edges.sort()
-        var roads: [JSONValue] = []
-        var truncated = false
-        var previous = -1
-        for e in edges where e != previous {
-            previous = e
-            let highway = HighwayClass(rawValue: graph.wayClasses[Int(graph.edgeWay[e])]) ?? .other
-            guard tier(highway) <= maxTier else { continue }
-            // The index's leaf boxes hold 16 runs each: keep only edges whose own box meets the query's.
-            let points = graph.coordinates(ofEdge: e)
-            guard let edgeBox = BoundingBox(points), edgeBox.maxLatitude >= minLat, edgeBox.minLatitude <= maxLat,
-                  edgeBox.maxLongitude >= minLon, edgeBox.minLongitude <= maxLon else { continue }
-            if roads.count >= limits.maximumRoadEdges { truncated = true; break }
-            let line = GeometrySimplifier.simplify(points, tolerance: metresPerPixel)
-            roads.append(.array([.int(tier(highway)), .string(PolylineEncoder.encode(line, precision: 5))]))
+        let box = BoundingBox(minLatitude: minLat, minLongitude: minLon, maxLatitude: maxLat, maxLongitude: maxLon)
+        let found = map.roads(in: box, maximumTier: maxTier, limit: limits.maximumRoadEdges)
+        let truncated = found.truncated
+        let roads: [JSONValue] = found.roads.map { road in
+            .array([.int(road.tier), .string(PolylineEncoder.encode(GeometrySimplifier.simplify(road.coordinates, tolerance: metresPerPixel), precision: 5))])
         }
         return .object([("code", .string("Ok")), ("zoom", .number(zoom)), ("tiers", .int(maxTier + 1)),
                         ("truncated", .bool(truncated)), ("roads", .array(roads))])
-    }
-
-    /// Edges with a segment run whose box meets `box` (latitude/longitude in 1e-7 degrees), from the spatial index;
-    /// an edge may appear more than once.
-    static func edgesIntersecting(_ graph: RoadGraph, _ box: (Int32, Int32, Int32, Int32)) -> [Int] {
-        let index = graph.spatialIndex
-        guard index.levelCount > 0 else { return [] }
-        let n = SpatialIndexData.nodeSize
-        func meets(_ b: Int) -> Bool {
-            !(index.boxes[4 * b + 2] < box.0 || index.boxes[4 * b] > box.2 || index.boxes[4 * b + 3] < box.1 || index.boxes[4 * b + 1] > box.3)
-        }
-        var result: [Int] = []
-        let top = index.levelCount - 1
-        var stack: [(level: Int, box: Int)] = []
-        for b in Int(index.levelStart[top])..<Int(index.levelStart[top + 1]) where meets(b) { stack.append((top, b - Int(index.levelStart[top]))) }
-        while let (level, b) = stack.popLast() {
-            if level == 0 {
-                for i in (b * n)..<min(index.items.count, b * n + n) { result.append(graph.edge(ofSegment: index.items[i]).edge) }
-            } else {
-                let base = Int(index.levelStart[level - 1]), count = Int(index.levelStart[level]) - base
-                for child in (b * n)..<min(count, b * n + n) where meets(base + child) { stack.append((level - 1, child)) }
-            }
-        }
-        return result
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Graph
 import Wayfinder
 
 /// `/route/v1/{profile}/{coordinates}`: the fastest route through the coordinates in order, and alternatives.
@@ -14,24 +13,24 @@ enum RouteEndpoint {
             throw .tooBig("a route may have at most \(limits.maximumRouteCoordinates) coordinates, got \(request.coordinates.count)")
         }
         let alternatives = try alternativeCount(request.options["alternatives"], limits: limits)
-        let encoder = try OSRMResponseEncoder(graph: engine.graph, request: request, mode: engine.mode)
+        let encoder = try OSRMResponseEncoder(map: engine.map, request: request, mode: engine.mode)
         _ = try request.bool("generate_hints", default: true)
         let skipWaypoints = try request.bool("skip_waypoints", default: false)
         _ = try request.choice("continue_straight", ["default"], default: "default")
         let radiuses = try request.radiuses(limits: limits)
-        // Each coordinate snaps within its own radius (and is never moved off an island beyond it).
+        // Each coordinate snaps once, within its own radius (and is never moved off an island beyond it); the
+        // directions route the snapped places as they are.
         let snapped = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
         try deadline.check()
-        let found: (routes: [Route], waypoints: [Waypoint])
+        let found: DirectionsResponse
         do {
-            found = try engine.router.routes(through: snapped, alternatives: alternatives)
+            let directions = DirectionsRequest(snappedStops: snapped, requestsAlternateRoutes: alternatives > 0, maximumAlternateRoutes: alternatives)
+            found = try Directions(directions, map: engine.map).calculate()
         } catch { throw OSRMError(error) }
         try deadline.check()
         var members: [(String, JSONValue)] = [("code", .string("Ok")), ("routes", .array(found.routes.map(encoder.route)))]
         if !skipWaypoints {
-            members.append(("waypoints", .array(found.waypoints.map {
-                OSRMResponseEncoder.waypoint(location: $0.location, distance: $0.snappingDistance, name: $0.name)
-            })))
+            members.append(("waypoints", .array(found.waypoints.map { OSRMResponseEncoder.waypoint($0) })))
         }
         return .object(members)
     }

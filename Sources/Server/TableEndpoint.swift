@@ -1,5 +1,4 @@
 import Foundation
-import Graph
 import Wayfinder
 
 /// `/table/v1/{profile}/{coordinates}`: durations and distances between sources and destinations.
@@ -22,17 +21,19 @@ enum TableEndpoint {
         let skipWaypoints = try request.bool("skip_waypoints", default: false)
         let radiuses = try request.radiuses(limits: limits)
         let snapped = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
-        let matrix = try TableSource.matrix(from: sources.map { snapped[$0] }, to: destinations.map { snapped[$0] },
-                                            engine: engine, deadline: deadline)
-        func rows(_ values: [[Double?]]) -> JSONValue {
-            .array(values.map { row in .array(row.map { $0.map { JSONValue.rounded($0, 1) } ?? .null }) })
+        try deadline.check()
+        let matrix: DistanceMatrix
+        do { matrix = try engine.map.matrix(from: sources.map { snapped[$0] }, to: destinations.map { snapped[$0] }) } catch { throw OSRMError(error) }
+        try deadline.check()
+        func rows(_ value: (Int, Int) -> Double?) -> JSONValue {
+            .array(sources.indices.map { i in .array(destinations.indices.map { j in value(i, j).map { JSONValue.rounded($0, 1) } ?? .null }) })
         }
         var members: [(String, JSONValue)] = [("code", .string("Ok"))]
-        if annotations.contains("duration") { members.append(("durations", rows(matrix.durations))) }
-        if annotations.contains("distance") { members.append(("distances", rows(matrix.distances))) }
+        if annotations.contains("duration") { members.append(("durations", rows(matrix.duration))) }
+        if annotations.contains("distance") { members.append(("distances", rows(matrix.distance))) }
         if !skipWaypoints {
-            members.append(("sources", .array(sources.map { OSRMResponseEncoder.waypoint(snapped[$0].nearest) })))
-            members.append(("destinations", .array(destinations.map { OSRMResponseEncoder.waypoint(snapped[$0].nearest) })))
+            members.append(("sources", .array(sources.map { OSRMResponseEncoder.waypoint(snapped[$0].waypoint) })))
+            members.append(("destinations", .array(destinations.map { OSRMResponseEncoder.waypoint(snapped[$0].waypoint) })))
         }
         return .object(members)
     }

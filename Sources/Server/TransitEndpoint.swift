@@ -1,5 +1,4 @@
 import Foundation
-import Transit
 import Wayfinder
 
 /// `/transit/v1/{lon,lat;lon,lat…}?depart=…|arrive=…[&max_transfers=N][&max_walk=M]`: transit itineraries (walk and
@@ -15,7 +14,7 @@ enum TransitEndpoint {
             throw .invalidUrl("expected /transit/v1/{lon,lat;lon,lat…}, got \(request.path)")
         }
         guard parts[1] == "v1" else { throw .invalidVersion("unknown version '\(parts[1])' (only v1)") }
-        guard let router = engine.router else { throw .invalidOptions(engine.unavailable ?? "this graph serves no transit") }
+        guard let map = engine.map, let zone = map.transitTimeZone else { throw .invalidOptions(engine.unavailable ?? "this graph serves no transit") }
         var text = parts[2]
         if text.hasSuffix(".json") { text.removeLast(5) }
         let stops = try OSRMRequest.parseCoordinates(text)
@@ -31,9 +30,8 @@ enum TransitEndpoint {
             values[name] = value
         }
         if values["depart"] != nil && values["arrive"] != nil { throw .invalidOptions("give depart or arrive, not both") }
-        let zone = router.timeZone
-        let depart = try values["depart"].map { text throws(OSRMError) in try parseTime(text, option: "depart", zone: zone) }
-        let arrive = try values["arrive"].map { text throws(OSRMError) in try parseTime(text, option: "arrive", zone: zone) }
+        let depart = try values["depart"].map { text throws(OSRMError) in try parseTime(text, option: "depart", map: map) }
+        let arrive = try values["arrive"].map { text throws(OSRMError) in try parseTime(text, option: "arrive", map: map) }
         var transitOptions = TransitOptions(maxSnappingDistance: limits.defaultRadius)
         if let text = values["max_transfers"] {
             guard let n = Int(text), (0...6).contains(n) else {
@@ -48,34 +46,27 @@ enum TransitEndpoint {
             }
             transitOptions.maxWalk = m
         }
-        transitOptions.deadline = deadline.moment
-        var trip: TransitTrip
+        var directions = DirectionsRequest(stops: stops, transportType: .transit, departureDate: arrive == nil ? (depart ?? Date()) : nil,
+                                           arrivalDate: arrive, maximumSnappingDistance: limits.defaultRadius, timeZone: zone,
+                                           transitOptions: transitOptions)
+        directions.transitOptions.deadline = deadline.moment
+        let trip: TransitTrip
         do {
-            trip = try router.trip(through: stops, departure: arrive == nil ? (depart ?? Date()) : nil, arrival: arrive, options: transitOptions)
-        } catch .timedOut {
+            trip = try Directions(directions, map: map).calculateTransit()
+        } catch .transit(.timedOut) {
             throw deadline.timedOut(hint: "ask for a shorter max_walk, fewer max_transfers or fewer coordinates")
         } catch {
-            throw OSRMError(transit: error)
+            throw OSRMError(error)
         }
-        trip.timeZone = zone
         // The encoder writes sorted keys, so "code" goes first: splice it in after the opening brace.
         let document = TransitJSONEncoder().encode(trip)
         return Array("{\"code\":\"Ok\",".utf8) + Array(document.utf8.dropFirst())
     }
 
     /// A query time: local time in the feed's zone when it has no offset (2017-05-10T08:30), or ISO 8601 with an
-    /// offset (2017-05-10T08:30:00-04:00; write `+` as %2B in URLs).
-    static func parseTime(_ text: String, option: String, zone: TimeZone) throws(OSRMError) -> Date {
-        if let local = ServiceDay.parseLocal(text) {
-            return Date(timeIntervalSince1970: TimeInterval(ServiceDay.instant(day: local.day, secondOfDay: local.secondOfDay, in: zone)))
-        }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        for pattern in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX"] {
-            formatter.dateFormat = pattern
-            if let date = formatter.date(from: text) { return date }
-        }
+    /// offset (2017-05-10T08:30:00-04:00; write `+` as %2B in URLs), as the map reads transit times.
+    static func parseTime(_ text: String, option: String, map: OfflineMap) throws(OSRMError) -> Date {
+        if let date = map.transitDate(text) { return date }
         throw .invalidQuery("\(option) '\(text)' is not an ISO 8601 date-time such as 2017-05-10T08:30 (the feed's local time) or 2017-05-10T08:30:00-04:00")
     }
 }

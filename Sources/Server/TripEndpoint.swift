@@ -1,5 +1,4 @@
 import Foundation
-import Graph
 import Wayfinder
 
 /// `/trip/v1/{profile}/{coordinates}`: visits every coordinate once in a good order (a travelling-salesman tour),
@@ -21,29 +20,33 @@ enum TripEndpoint {
         if !roundtrip && source == "any" && destination == "any" {
             throw .notImplemented("a trip with roundtrip=false needs source=first or destination=last (as in OSRM)")
         }
-        let encoder = try OSRMResponseEncoder(graph: engine.graph, request: request, mode: engine.mode)
+        let encoder = try OSRMResponseEncoder(map: engine.map, request: request, mode: engine.mode)
         _ = try request.bool("generate_hints", default: true)
         let skipWaypoints = try request.bool("skip_waypoints", default: false)
         let radiuses = try request.radiuses(limits: limits)
         let snapped = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
-        let matrix = try TableSource.matrix(from: snapped, to: snapped, engine: engine, deadline: deadline)
-        guard let order = TripOrder.order(durations: matrix.durations, roundtrip: roundtrip,
-                                          fixedStart: source == "first", fixedEnd: destination == "last") else {
-            throw .noTrips("no trip reaches every coordinate: some lie on parts of the network that do not connect")
+        try deadline.check()
+        // OSRM's shapes: a round trip starts at the first coordinate; otherwise source=first keeps it first and
+        // destination=last keeps the last one last (either alone or both).
+        var trip = TripRequest(stops: request.coordinates, transportType: engine.transportType,
+                               shape: roundtrip ? .roundtrip : destination == "last" ? .endFixed : .open, maximumStops: count)
+        trip.keepsFirstStop = roundtrip || source == "first"
+        trip.snappedStops = snapped
+        let planned: TripResponse
+        do { planned = try Trip(trip, map: engine.map).calculate() } catch {
+            if case .routing(.noRoute) = error {
+                throw .noTrips("no trip reaches every coordinate: some lie on parts of the network that do not connect")
+            }
+            throw OSRMError(error)
         }
         try deadline.check()
-        var stops = order.map { snapped[$0] }
-        if roundtrip { stops.append(stops[0]) }
-        let route: Route
-        do {
-            route = try engine.router.routes(through: stops).routes[0]
-        } catch { throw OSRMError(error) }
+        let order = planned.order, route = planned.directions.routes[0]
         var members: [(String, JSONValue)] = [("code", .string("Ok")), ("trips", .array([encoder.route(route)]))]
         if !skipWaypoints {
             var position = [Int](repeating: 0, count: count)
             for (k, i) in order.enumerated() { position[i] = k }
             members.append(("waypoints", .array((0..<count).map { i in
-                OSRMResponseEncoder.waypoint(snapped[i].nearest, extra: [("waypoint_index", .int(position[i])), ("trips_index", .int(0))])
+                OSRMResponseEncoder.waypoint(snapped[i].waypoint, extra: [("waypoint_index", .int(position[i])), ("trips_index", .int(0))])
             })))
         }
         return .object(members)

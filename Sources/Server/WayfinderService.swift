@@ -1,27 +1,27 @@
 import Foundation
-import Graph
 import Wayfinder
 
 /// The HTTP API over one graph: the map page and its assets, `/health`, `/info`, `/roads`, OSRM's route, table,
 /// trip and nearest services, and `/transit/v1` when the graph has a timetable. Thread-safe: one instance answers every worker thread.
 public final class WayfinderService: HTTPHandler, @unchecked Sendable {
-    public let graph: RoadGraph
+    /// The map every request runs against.
+    public let map: OfflineMap
     public let limits: ServiceLimits
     /// The served profiles by graph profile name ("car", "foot").
     public let engines: [String: ProfileEngine]
     /// The timetable's router, or why the graph serves no transit.
     public let transit: TransitEngine
 
-    /// Prepares every profile of `graph` that the API serves (car and foot).
-    public init(graph: RoadGraph, limits: ServiceLimits = ServiceLimits()) throws(RoutingError) {
-        self.graph = graph
+    /// Prepares every profile of `map` that the API serves (car and foot), and its timetable when it has one.
+    public init(map: OfflineMap, limits: ServiceLimits = ServiceLimits()) throws(DirectionsError) {
+        self.map = map
         self.limits = limits
         var engines: [String: ProfileEngine] = [:]
-        for name in Set(OSRMRequest.profileAliases.values) where graph.profile(named: name) != nil {
-            engines[name] = try ProfileEngine(graph: graph, profile: name)
+        for type in map.transportTypes where type != .transit && Set(OSRMRequest.profileAliases.values).contains(type.profileName) {
+            engines[type.profileName] = try ProfileEngine(map: map, transportType: type)
         }
         self.engines = engines
-        transit = TransitEngine(graph: graph)
+        transit = TransitEngine(map: map)
     }
 
     /// The answer to one request: the page, JSON, or OSRM's error JSON (never a trap).
@@ -36,8 +36,8 @@ public final class WayfinderService: HTTPHandler, @unchecked Sendable {
         case "/map.js": return MapPage.script
         case "/map.css": return MapPage.style
         case "/health": return .json(InfoEndpoint.health())
-        case "/info": return .json(InfoEndpoint.info(graph: graph, engines: engines, transit: transit, limits: limits))
-        case "/roads": return .json(try RoadsEndpoint.respond(request, graph: graph, limits: limits))
+        case "/info": return .json(InfoEndpoint.info(map: map, engines: engines, transit: transit, limits: limits))
+        case "/roads": return .json(try RoadsEndpoint.respond(request, map: map, limits: limits))
         default: break
         }
         if request.path.hasPrefix("/transit/") || request.path == "/transit" {

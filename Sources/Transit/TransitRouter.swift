@@ -107,9 +107,17 @@ public final class TransitRouter: @unchecked Sendable {
     /// place the pair in a longer trip (for errors and the names of its ends: "origin", "stop 2", …, "destination").
     public func plan(from origin: Coordinate, to destination: Coordinate, departure: Date? = nil, arrival: Date? = nil,
                      options: TransitOptions = TransitOptions(), leg: Int = 0, lastLeg: Bool = true) throws(TransitError) -> TransitPlan {
-        let names = (leg == 0 ? "origin" : "stop \(leg + 1)", lastLeg ? "destination" : "stop \(leg + 2)")
         let from = try endpoint(origin, stop: leg, options: options)
         let to = try endpoint(destination, stop: leg + 1, options: options)
+        return try plan(from: from, to: to, departure: departure, arrival: arrival, options: options, leg: leg, lastLeg: lastLeg)
+    }
+
+    /// The itineraries between two points already snapped to the foot graph (`endpoint`, or a caller's snapping):
+    /// as `plan(from:to:departure:arrival:options:leg:lastLeg:)`, without snapping again.
+    public func plan(from: SnappedStop, to: SnappedStop, departure: Date? = nil, arrival: Date? = nil,
+                     options: TransitOptions = TransitOptions(), leg: Int = 0, lastLeg: Bool = true) throws(TransitError) -> TransitPlan {
+        let names = (leg == 0 ? "origin" : "stop \(leg + 1)", lastLeg ? "destination" : "stop \(leg + 2)")
+        let origin = from.nearest.query, destination = to.nearest.query
         // The nearest foot roads first; only when that gives no itinerary at all (not even walking) are the origin and
         // destination moved off small islands and the query searched again. Stops and platforms never move.
         do {
@@ -203,18 +211,31 @@ public final class TransitRouter: @unchecked Sendable {
     public func trip(through stops: [Coordinate], departure: Date? = nil, arrival: Date? = nil,
                      options: TransitOptions = TransitOptions()) throws(TransitError) -> TransitTrip {
         guard stops.count >= 2 else { throw .tooFewStops(stops.count) }
+        var snapped: [SnappedStop] = []
+        for (i, stop) in stops.enumerated() { snapped.append(try endpoint(stop, stop: i, options: options)) }
+        return try trip(through: snapped, departure: departure, arrival: arrival, options: options)
+    }
+
+    /// A trip through stops already snapped to the foot graph, each snapped once (see `trip(through:departure:arrival:options:)`).
+    /// `between` runs before each leg's plan (a caller's cancellation check).
+    public func trip(through snapped: [SnappedStop], departure: Date? = nil, arrival: Date? = nil, options: TransitOptions = TransitOptions(),
+                     between: () throws(TransitError) -> Void = {}) throws(TransitError) -> TransitTrip {
+        guard snapped.count >= 2 else { throw .tooFewStops(snapped.count) }
+        let stops = snapped.map(\.nearest.query)
         var plans: [TransitPlan] = []
         if let arrival {
             var by = arrival
             for i in stride(from: stops.count - 2, through: 0, by: -1) {
-                let plan = try self.plan(from: stops[i], to: stops[i + 1], arrival: by, options: options, leg: i, lastLeg: i == stops.count - 2)
+                try between()
+                let plan = try self.plan(from: snapped[i], to: snapped[i + 1], arrival: by, options: options, leg: i, lastLeg: i == stops.count - 2)
                 plans.insert(plan, at: 0)
                 by = plan.primary.departure
             }
         } else {
             var at = departure ?? Date()
             for i in 0..<(stops.count - 1) {
-                let plan = try self.plan(from: stops[i], to: stops[i + 1], departure: at, options: options, leg: i, lastLeg: i == stops.count - 2)
+                try between()
+                let plan = try self.plan(from: snapped[i], to: snapped[i + 1], departure: at, options: options, leg: i, lastLeg: i == stops.count - 2)
                 plans.append(plan)
                 at = plan.primary.arrival
             }

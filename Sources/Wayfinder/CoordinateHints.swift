@@ -1,10 +1,10 @@
 import Foundation
 import Graph
 
-extension RoadGraph {
+extension OfflineMap {
     /// The box the graph's nodes lie in (south-west and north-east corners), from the import's figures.
     public var coverage: BoundingBox {
-        let s = metadata.statistics
+        let s = graph.metadata.statistics
         return BoundingBox(minLatitude: Double(s.minLatitude) * 1e-7, minLongitude: Double(s.minLongitude) * 1e-7,
                            maxLatitude: Double(s.maxLatitude) * 1e-7, maxLongitude: Double(s.maxLongitude) * 1e-7)
     }

@@ -37,6 +37,10 @@ public struct DirectionsRequest: Sendable {
     public var timeZone: TimeZone
     /// Limits of a transit request (most transfers, longest walk to and from stops).
     public var transitOptions: TransitOptions
+    /// Each stop's own snapping limit, metres (OSRM's `radiuses`); a missing entry uses `maximumSnappingDistance`.
+    public var stopRadii: [Double]?
+    /// The stops already snapped (`OfflineMap.snap`): routed as they are, never snapped again; `stops` are their queries.
+    public var snappedStops: [SnappedPlace]?
 
     public init(stops: [Coordinate], transportType: TransportType = .automobile, departureDate: Date? = nil, arrivalDate: Date? = nil,
                 requestsAlternateRoutes: Bool = false, maximumAlternateRoutes: Int = 2, straightLines: Bool = false,
@@ -45,6 +49,15 @@ public struct DirectionsRequest: Sendable {
         self.stops = stops; self.transportType = transportType; self.departureDate = departureDate; self.arrivalDate = arrivalDate
         self.requestsAlternateRoutes = requestsAlternateRoutes; self.maximumAlternateRoutes = maximumAlternateRoutes
         self.straightLines = straightLines; self.maximumSnappingDistance = maximumSnappingDistance; self.timeZone = timeZone
+    }
+
+    /// A request through stops already snapped for their transport type: nothing is snapped again.
+    public init(snappedStops: [SnappedPlace], departureDate: Date? = nil, arrivalDate: Date? = nil, requestsAlternateRoutes: Bool = false,
+                maximumAlternateRoutes: Int = 2, timeZone: TimeZone = .current) {
+        self.init(stops: snappedStops.map(\.query), transportType: snappedStops.first?.transportType ?? .automobile, departureDate: departureDate,
+                  arrivalDate: arrivalDate, requestsAlternateRoutes: requestsAlternateRoutes, maximumAlternateRoutes: maximumAlternateRoutes,
+                  timeZone: timeZone)
+        self.snappedStops = snappedStops
     }
 }
 
@@ -63,6 +76,8 @@ public enum DirectionsError: Error, Equatable, CustomStringConvertible {
     case transit(TransitError)
     /// The request asks for something this kind of answer does not offer (a matrix or trip by transit); says why.
     case unsupported(String)
+    /// The task running an `async` request was cancelled before the answer was ready.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -70,32 +85,65 @@ public enum DirectionsError: Error, Equatable, CustomStringConvertible {
         case let .routing(error): return error.description
         case let .transit(error): return error.description
         case let .unsupported(why): return why
+        case .cancelled: return "the request was cancelled"
         }
     }
 }
 
-/// Computes directions and ETAs for a request on a graph (MapKit's `MKDirections`), offline.
-/// Queries on one graph may run concurrently from many threads.
+/// Computes directions and ETAs for a request on an offline map (MapKit's `MKDirections`). Requests on one map may
+/// run concurrently from many threads; the `async` forms stop with `DirectionsError.cancelled` when their task is cancelled.
 public struct Directions: Sendable {
     public let request: DirectionsRequest
-    public let graph: RoadGraph
+    public let map: OfflineMap
 
-    public init(_ request: DirectionsRequest, graph: RoadGraph) {
+    public init(_ request: DirectionsRequest, map: OfflineMap) {
         self.request = request
-        self.graph = graph
+        self.map = map
     }
 
     /// The routes through the request's stops, with steps, geometry, and departure and arrival dates.
     public func calculate() throws(DirectionsError) -> DirectionsResponse {
+        try compute(Cancellation.never)
+    }
+
+    /// The routes through the request's stops; throws `.cancelled` when the task is cancelled (checked between steps).
+    public func calculate() async throws(DirectionsError) -> DirectionsResponse {
+        try compute(Cancellation.task)
+    }
+
+    /// Travel time, distance, departure and arrival of the best route, without alternatives.
+    public func calculateETA() throws(DirectionsError) -> ETAResponse {
+        try Directions(request.withoutAlternatives, map: map).compute(Cancellation.never).eta
+    }
+
+    /// Travel time, distance, departure and arrival of the best route; throws `.cancelled` when the task is cancelled.
+    public func calculateETA() async throws(DirectionsError) -> ETAResponse {
+        try Directions(request.withoutAlternatives, map: map).compute(Cancellation.task).eta
+    }
+
+    /// The work of `calculate`, checking `cancel` between its steps.
+    func compute(_ cancel: Cancellation) throws(DirectionsError) -> DirectionsResponse {
         if request.departureDate != nil && request.arrivalDate != nil { throw .conflictingDates }
-        if request.transportType == .transit { return try calculateTransit().routeResult }
-        let router: Router
-        do { router = try RouterCache.shared.router(for: graph, profile: request.transportType.profileName) } catch { throw .routing(error) }
-        let options = RouteOptions(maxSnappingDistance: request.maximumSnappingDistance,
-                                   alternatives: request.requestsAlternateRoutes ? request.maximumAlternateRoutes : 0,
-                                   straightLines: request.straightLines)
+        if request.transportType == .transit { return try computeTransit(cancel).routeResult }
+        try cancel.check()
+        let router = try map.router(for: request.transportType)
         let found: (routes: [Route], waypoints: [Waypoint])
-        do { found = try router.routes(through: request.stops, options: options) } catch { throw .routing(error) }
+        if request.straightLines {
+            let options = RouteOptions(straightLines: true)
+            do { found = try router.routes(through: request.stops, options: options) } catch { throw .routing(error) }
+        } else {
+            let snapped: [SnappedStop]
+            if let places = request.snappedStops {
+                snapped = try map.stops(of: places, for: request.transportType)
+            } else {
+                snapped = try map.snap(request.stops, transportType: request.transportType, maximumDistance: request.maximumSnappingDistance,
+                                       radii: request.stopRadii).map(\.stop)
+            }
+            try cancel.check()
+            let alternatives = request.requestsAlternateRoutes ? request.maximumAlternateRoutes : 0
+            do { found = try router.routes(through: snapped, alternatives: alternatives) } catch { throw .routing(error) }
+        }
+        try cancel.check()
         let travel = found.routes[0].expectedTravelTime
         let departure: Date, arrival: Date
         if let arrivalDate = request.arrivalDate {
@@ -109,39 +157,26 @@ public struct Directions: Sendable {
                            expectedDepartureDate: departure, expectedArrivalDate: arrival, timeZone: request.timeZone,
                            straightLines: request.straightLines, anchoredAtArrival: request.arrivalDate != nil)
     }
+}
 
-    /// Travel time, distance, departure and arrival of the best route, without alternatives.
-    public func calculateETA() throws(DirectionsError) -> ETAResponse {
-        var single = request
+extension DirectionsRequest {
+    /// The request with alternatives off (an ETA is of the best route only).
+    var withoutAlternatives: DirectionsRequest {
+        var single = self
         single.requestsAlternateRoutes = false
-        return try Directions(single, graph: graph).calculate().eta
+        return single
     }
 }
 
-extension RoadGraph {
-    /// Opens the graph file at `url` (memory-mapped; see `docs/graph-format.md`).
-    public init(contentsOf url: URL) throws {
-        try self.init(path: url.path)
-    }
-}
+/// How long work learns that it should stop: never (the synchronous forms), or when the current `Task` is cancelled.
+struct Cancellation: Sendable {
+    let isCancelled: @Sendable () -> Bool
+    /// Whether `isCancelled` is always false (work need not be split to check it).
+    let canNeverCancel: Bool
 
-/// Keeps one router per graph file and profile, so repeated requests do not rebuild the search structures.
-/// A router (and so its graph's mapping) lives as long as the process: a graph is typically opened once and used throughout.
-final class RouterCache: @unchecked Sendable {
-    static let shared = RouterCache()
-    private let lock = NSLock()
-    private var routers: [ObjectIdentifier: [String: Router]] = [:]
+    static let never = Cancellation(isCancelled: { false }, canNeverCancel: true)
+    static let task = Cancellation(isCancelled: { Task.isCancelled }, canNeverCancel: false)
 
-    func router(for graph: RoadGraph, profile: String) throws(RoutingError) -> Router {
-        let key = ObjectIdentifier(graph.file)
-        lock.lock()
-        if let router = routers[key]?[profile] { lock.unlock(); return router }
-        lock.unlock()
-        let router = try Router(graph: graph, profile: profile)
-        lock.lock()
-        defer { lock.unlock() }
-        if let existing = routers[key]?[profile] { return existing }
-        routers[key, default: [:]][profile] = router
-        return router
-    }
+    /// Throws `.cancelled` once cancellation was asked for.
+    func check() throws(DirectionsError) { if isCancelled() { throw .cancelled } }
 }

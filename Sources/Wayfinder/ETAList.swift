@@ -62,33 +62,35 @@ public struct ETAListResponse: Sendable {
 /// Computes an ETA list as one row of a travel-time matrix (one search from the origin).
 public struct ETAList: Sendable {
     public let request: ETAListRequest
-    public let graph: RoadGraph
+    public let map: OfflineMap
 
-    public init(_ request: ETAListRequest, graph: RoadGraph) { self.request = request; self.graph = graph }
+    public init(_ request: ETAListRequest, map: OfflineMap) { self.request = request; self.map = map }
 
     /// The rows; throws only when the origin cannot be used (invalid, or too far from a road).
-    public func calculate() throws(DirectionsError) -> ETAListResponse {
+    public func calculate() throws(DirectionsError) -> ETAListResponse { try compute(Cancellation.never) }
+
+    /// The rows; throws `.cancelled` when the task is cancelled (checked between snapping and the search).
+    public func calculate() async throws(DirectionsError) -> ETAListResponse { try compute(Cancellation.task) }
+
+    func compute(_ cancel: Cancellation) throws(DirectionsError) -> ETAListResponse {
         if request.transportType == .transit {
             throw .unsupported("an ETA list by transit is not offered yet; use eta --mode transit per pair")
         }
-        let router: Router
-        do { router = try RouterCache.shared.router(for: graph, profile: request.transportType.profileName) } catch { throw .routing(error) }
-        let origin: SnappedStop
-        do { origin = try router.snapStops([request.origin], maxDistance: request.maximumSnappingDistance)[0] } catch { throw .routing(error) }
-        var targets: [SnappedStop] = []
+        let origin = try map.snap([request.origin], transportType: request.transportType, maximumDistance: request.maximumSnappingDistance)[0]
+        var targets: [SnappedPlace] = []
         var targetIndex: [Int?] = []
         for place in request.places {
-            let c = place.coordinate
-            if abs(c.latitude) <= 90, abs(c.longitude) <= 180, let snapped = router.snapper.snapStop(c, maxDistance: request.maximumSnappingDistance) {
+            if let snapped = try map.snap(place.coordinate, transportType: request.transportType, maximumDistance: request.maximumSnappingDistance) {
                 targetIndex.append(targets.count)
                 targets.append(snapped)
             } else {
                 targetIndex.append(nil)
             }
+            try cancel.check()
         }
         // One row of a matrix: over the contraction hierarchy when the graph has one, else one Dijkstra; each entry
         // as a leg from the origin would be (nearest roads first, then off small islands).
-        let row = router.matrix(from: [origin], to: targets)
+        let row = try map.matrix(from: [origin], to: targets, cancel: cancel)
         let departure = request.departureDate ?? Date()
         let entries = request.places.enumerated().map { i, place -> ETAListEntry in
             guard let t = targetIndex[i] else { return ETAListEntry(place: place, status: .noRoad) }

@@ -30,27 +30,77 @@ public struct MatrixResponse: Sendable {
     public var mode: String
 }
 
-/// Computes a matrix request on a graph. Safe to use from many threads.
+/// Computes a matrix request on an offline map. Safe to use from many threads.
 public struct Matrix: Sendable {
     public let request: MatrixRequest
-    public let graph: RoadGraph
+    public let map: OfflineMap
 
-    public init(_ request: MatrixRequest, graph: RoadGraph) { self.request = request; self.graph = graph }
+    public init(_ request: MatrixRequest, map: OfflineMap) { self.request = request; self.map = map }
 
     /// The matrix; throws when a place is too far from a road, or the request is larger than its limit.
-    public func calculate() throws(DirectionsError) -> MatrixResponse {
+    public func calculate() throws(DirectionsError) -> MatrixResponse { try compute(Cancellation.never) }
+
+    /// The matrix; throws `.cancelled` when the task is cancelled (checked between blocks of sources).
+    public func calculate() async throws(DirectionsError) -> MatrixResponse { try compute(Cancellation.task) }
+
+    func compute(_ cancel: Cancellation) throws(DirectionsError) -> MatrixResponse {
         if request.transportType == .transit {
             throw .unsupported("a matrix by transit is not offered yet: transit times depend on the departure time; use eta --mode transit per pair")
         }
-        do {
-            let router = try RouterCache.shared.router(for: graph, profile: request.transportType.profileName)
-            let options = MatrixOptions(maxSnappingDistance: request.maximumSnappingDistance, maxSources: request.maximumSize,
-                                        maxDestinations: request.maximumSize)
-            let result = try router.matrix(sources: request.sources.map(\.coordinate), destinations: request.destinations.map(\.coordinate), options: options)
-            return MatrixResponse(sources: request.sources, destinations: request.destinations, snappedSources: result.sources,
-                                  snappedDestinations: result.destinations, matrix: result.matrix, mode: request.transportType.profileName)
-        } catch {
-            throw .routing(error)
+        let limit = request.maximumSize
+        if request.sources.count > limit || request.destinations.count > limit {
+            throw .routing(.tooBig("a matrix of \(request.sources.count) × \(request.destinations.count) places is larger than the limit of \(limit) × \(limit)"))
         }
+        let type = request.transportType, radius = request.maximumSnappingDistance
+        let from = try map.snap(request.sources.map(\.coordinate), transportType: type, maximumDistance: radius, role: .source)
+        try cancel.check()
+        let to = try map.snap(request.destinations.map(\.coordinate), transportType: type, maximumDistance: radius, role: .destination)
+        let matrix = try map.matrix(from: from, to: to, cancel: cancel)
+        return MatrixResponse(sources: request.sources, destinations: request.destinations, snappedSources: from.map(\.waypoint),
+                              snappedDestinations: to.map(\.waypoint), matrix: matrix, mode: type.profileName)
+    }
+}
+
+extension OfflineMap {
+    /// Durations and distances from every snapped source to every snapped destination (nil: no route), each entry
+    /// as the leg between its two places would be. All places must be snapped for one transport type.
+    public func matrix(from sources: [SnappedPlace], to destinations: [SnappedPlace]) throws(DirectionsError) -> DistanceMatrix {
+        try matrix(from: sources, to: destinations, cancel: Cancellation.never)
+    }
+
+    /// The matrix between snapped places; throws `.cancelled` when the task is cancelled (checked between blocks of sources).
+    public func matrix(from sources: [SnappedPlace], to destinations: [SnappedPlace]) async throws(DirectionsError) -> DistanceMatrix {
+        try matrix(from: sources, to: destinations, cancel: Cancellation.task)
+    }
+
+    /// Sources per search when the work can be cancelled: large enough that the blocks cost little over one search.
+    static let cancellableMatrixBlock = 256
+
+    func matrix(from sources: [SnappedPlace], to destinations: [SnappedPlace], cancel: Cancellation) throws(DirectionsError) -> DistanceMatrix {
+        let type = sources.first?.transportType ?? destinations.first?.transportType ?? .automobile
+        let from = try stops(of: sources, for: type), to = try stops(of: destinations, for: type)
+        let router = try router(for: type)
+        try cancel.check()
+        if cancel.canNeverCancel || from.count <= Self.cancellableMatrixBlock {
+            let result = router.matrix(from: from, to: to)
+            try cancel.check()
+            return result
+        }
+        // In blocks of sources, checking for cancellation between them.
+        var result = DistanceMatrix(sourceCount: from.count, destinationCount: to.count)
+        var start = 0
+        while start < from.count {
+            let end = min(from.count, start + Self.cancellableMatrixBlock)
+            let block = router.matrix(from: Array(from[start..<end]), to: to)
+            for i in 0..<(end - start) {
+                for j in 0..<to.count {
+                    result.durations[(start + i) * to.count + j] = block.duration(i, j)
+                    result.distances[(start + i) * to.count + j] = block.distance(i, j)
+                }
+            }
+            try cancel.check()
+            start = end
+        }
+        return result
     }
 }

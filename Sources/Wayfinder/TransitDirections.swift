@@ -5,21 +5,77 @@ import Transit
 
 extension Directions {
     /// The transit itineraries through the request's stops (`transportType: .transit`): per pair of stops the Pareto
-    /// set over arrival and rides, each next leg leaving when the previous arrives.
+    /// set over arrival and rides, each next leg leaving when the previous arrives. Each stop is snapped once.
     public func calculateTransit() throws(DirectionsError) -> TransitTrip {
+        try computeTransit(Cancellation.never)
+    }
+
+    /// The transit itineraries; throws `.cancelled` when the task is cancelled (checked before each leg's search).
+    public func calculateTransit() async throws(DirectionsError) -> TransitTrip {
+        try computeTransit(Cancellation.task)
+    }
+
+    /// The work of `calculateTransit`, checking `cancel` before each pair of stops.
+    func computeTransit(_ cancel: Cancellation) throws(DirectionsError) -> TransitTrip {
         if request.departureDate != nil && request.arrivalDate != nil { throw .conflictingDates }
-        let router: TransitRouter
-        do { router = try TransitRouterCache.shared.router(for: graph) } catch { throw .transit(error) }
+        let router = try map.transitRouter()
         var options = request.transitOptions
         options.maxSnappingDistance = request.maximumSnappingDistance
+        guard request.stops.count >= 2 else { throw .transit(.tooFewStops(request.stops.count)) }
+        var snapped: [SnappedStop] = []
+        for (i, c) in request.stops.enumerated() {
+            guard c.latitude.isFinite, c.longitude.isFinite, abs(c.latitude) <= 90, abs(c.longitude) <= 180 else { throw .transit(.invalidCoordinate(stop: i)) }
+            let radius = request.stopRadii.flatMap { i < $0.count ? $0[i] : nil } ?? options.maxSnappingDistance
+            guard let stop = map.snapStop(c, router: router.footRouter, maximumDistance: radius) else {
+                throw .transit(.noRoad(stop: i, maxDistance: radius))
+            }
+            snapped.append(stop)
+        }
         do {
-            var trip = try router.trip(through: request.stops, departure: request.arrivalDate == nil ? (request.departureDate ?? Date()) : nil,
-                                       arrival: request.arrivalDate, options: options)
+            var trip = try router.trip(through: snapped, departure: request.arrivalDate == nil ? (request.departureDate ?? Date()) : nil,
+                                       arrival: request.arrivalDate, options: options,
+                                       between: { () throws(TransitError) in if cancel.isCancelled() { throw .timedOut } })
             trip.timeZone = request.timeZone
             return trip
         } catch {
+            if cancel.isCancelled() { throw .cancelled }
             throw .transit(error)
         }
+    }
+}
+
+extension OfflineMap {
+    /// The time zone of the timetable's first agency (the zone transit times without an offset are read in); nil
+    /// when the map has no timetable or it cannot be opened.
+    public var transitTimeZone: TimeZone? { try? transitRouter().timeZone }
+
+    /// The first and last service days of the timetable (`yyyy-MM-dd`), when the map has one.
+    public var transitServiceDays: (first: String, last: String)? {
+        guard let router = try? transitRouter() else { return nil }
+        return (ServiceDay.iso(router.window.firstDay), ServiceDay.iso(router.window.lastDay))
+    }
+
+    /// A local date-time without offset (2017-05-10T08:30, seconds optional) in `zone`; an ambiguous time on a
+    /// daylight-saving change is its first occurrence. Nil when `text` is not such a time.
+    public static func localDate(_ text: String, in zone: TimeZone) -> Date? {
+        guard let local = ServiceDay.parseLocal(text) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(ServiceDay.instant(day: local.day, secondOfDay: local.secondOfDay, in: zone)))
+    }
+
+    /// A transit query time: local time in the timetable's zone when `text` has no offset (2017-05-10T08:30), or ISO
+    /// 8601 with an offset (2017-05-10T08:30:00-04:00); nil when it is neither. Without a timetable, local times are
+    /// read in `fallbackZone`.
+    public func transitDate(_ text: String, fallbackZone: TimeZone = .current) -> Date? {
+        let zone = transitTimeZone ?? fallbackZone
+        if let local = Self.localDate(text, in: zone) { return local }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        for pattern in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX"] {
+            formatter.dateFormat = pattern
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
     }
 }
 
@@ -64,22 +120,5 @@ extension TransitTrip {
         ETASummary(distance: plans.reduce(0) { $0 + $1.primary.legs.reduce(0) { $0 + $1.distance } },
                    expectedTravelTime: arrival.timeIntervalSince(departure), expectedDepartureDate: departure,
                    expectedArrivalDate: arrival, timeZone: timeZone)
-    }
-}
-
-/// Keeps one transit router per graph file: opening the timetable and laying it out for searching is done once.
-final class TransitRouterCache: @unchecked Sendable {
-    static let shared = TransitRouterCache()
-    private let lock = NSLock()
-    private var routers: [ObjectIdentifier: TransitRouter] = [:]
-
-    func router(for graph: RoadGraph) throws(TransitError) -> TransitRouter {
-        let key = ObjectIdentifier(graph.file)
-        lock.lock()
-        defer { lock.unlock() }
-        if let router = routers[key] { return router }
-        let router = try TransitRouter(graph: graph)
-        routers[key] = router
-        return router
     }
 }

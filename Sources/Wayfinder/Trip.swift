@@ -15,6 +15,13 @@ public struct TripRequest: Sendable {
     /// Most stops accepted.
     public var maximumStops: Int
     public var timeZone: TimeZone
+    /// Whether the first stop stays first (default). With `shape: .endFixed`, false lets the trip start anywhere and
+    /// end at the last stop (OSRM's `source=any&destination=last`); other shapes always start at the first stop.
+    public var keepsFirstStop = true
+    /// Each stop's own snapping limit, metres (OSRM's `radiuses`); a missing entry uses `maximumSnappingDistance`.
+    public var stopRadii: [Double]?
+    /// The stops already snapped (`OfflineMap.snap`): used as they are, never snapped again.
+    public var snappedStops: [SnappedPlace]?
 
     public init(stops: [Coordinate], transportType: TransportType = .automobile, shape: TripPlanner.Shape = .open, departureDate: Date? = nil,
                 maximumSnappingDistance: Double = 1000, maximumStops: Int = 1000, timeZone: TimeZone = .current) {
@@ -37,32 +44,67 @@ public struct TripResponse: Sendable {
     public var saving: Double? { givenOrderTravelTime.map { max(0, $0 - directions.routes[0].expectedTravelTime) } }
 }
 
-/// Plans a trip on a graph (the stop order, then the route). Safe to use from many threads.
+/// Plans a trip on an offline map (the stop order, then the route). Safe to use from many threads.
 public struct Trip: Sendable {
     public let request: TripRequest
-    public let graph: RoadGraph
+    public let map: OfflineMap
 
-    public init(_ request: TripRequest, graph: RoadGraph) { self.request = request; self.graph = graph }
+    public init(_ request: TripRequest, map: OfflineMap) { self.request = request; self.map = map }
 
     /// The quickest order found and its route.
-    public func calculate() throws(DirectionsError) -> TripResponse {
-        if request.transportType == .transit {
+    public func calculate() throws(DirectionsError) -> TripResponse { try compute(Cancellation.never) }
+
+    /// The quickest order and its route; throws `.cancelled` when the task is cancelled (checked between the
+    /// snapping, the matrix, the ordering and the route).
+    public func calculate() async throws(DirectionsError) -> TripResponse { try compute(Cancellation.task) }
+
+    func compute(_ cancel: Cancellation) throws(DirectionsError) -> TripResponse {
+        let type = request.transportType
+        if type == .transit {
             throw .unsupported("a trip by transit is not offered: the quickest order depends on when each leg leaves, which a travel-time matrix cannot capture; plan it by car or on foot, or route a chosen order with route --mode transit")
         }
-        let found: TripResult
-        do {
-            let router = try RouterCache.shared.router(for: graph, profile: request.transportType.profileName)
-            found = try router.trip(through: request.stops, shape: request.shape,
-                                    options: MatrixOptions(maxSnappingDistance: request.maximumSnappingDistance, maxTripStops: request.maximumStops))
-        } catch {
-            throw .routing(error)
+        let count = request.snappedStops?.count ?? request.stops.count
+        guard count >= 2 else { throw .routing(.tooFewStops(count)) }
+        if count > request.maximumStops { throw .routing(.tooBig("a trip of \(count) stops is larger than the limit of \(request.maximumStops)")) }
+        let places: [SnappedPlace]
+        if let given = request.snappedStops { places = given } else {
+            places = try map.snap(request.stops, transportType: type, maximumDistance: request.maximumSnappingDistance, radii: request.stopRadii)
         }
-        var visit = found.order.map { found.waypoints[$0] }
-        if request.shape == .roundtrip { visit.append(found.waypoints[found.order[0]]) }
+        let router = try map.router(for: type)
+        let snapped = try map.stops(of: places, for: type)
+        try cancel.check()
+        let times = try map.matrix(from: places, to: places, cancel: cancel)
+        let order = Self.order(count: count, shape: request.shape, keepsFirstStop: request.keepsFirstStop) { times.duration($0, $1) }
+        // A leg with no route left in the best order: no order avoids it, so name it.
+        var legs = Array(zip(order, order.dropFirst()))
+        if request.shape == .roundtrip { legs.append((order[count - 1], order[0])) }
+        for (k, (a, b)) in legs.enumerated() where times.duration(a, b) == nil {
+            throw .routing(.noRoute(leg: k, from: places[a].query, to: places[b].query, profile: type.profileName))
+        }
+        try cancel.check()
+        var visit = order.map { snapped[$0] }
+        if request.shape == .roundtrip { visit.append(snapped[order[0]]) }
+        let route: Route
+        do { route = try router.routes(through: visit).routes[0] } catch { throw .routing(error) }
+        let planner = TripPlanner(shape: request.shape)
+        let given = planner.total(of: Array(0..<count)) { times.duration($0, $1) }
+        var waypoints = order.map { places[$0].waypoint }
+        if request.shape == .roundtrip { waypoints.append(places[order[0]].waypoint) }
         let departure = request.departureDate ?? Date()
-        let result = RouteResult(routes: [found.route], waypoints: visit, mode: request.transportType.profileName,
-                                 expectedDepartureDate: departure, expectedArrivalDate: departure.addingTimeInterval(found.route.expectedTravelTime),
-                                 timeZone: request.timeZone)
-        return TripResponse(order: found.order, shape: found.shape, directions: result, givenOrderTravelTime: found.givenOrderTime)
+        let result = RouteResult(routes: [route], waypoints: waypoints, mode: type.profileName, expectedDepartureDate: departure,
+                                 expectedArrivalDate: departure.addingTimeInterval(route.expectedTravelTime), timeZone: request.timeZone)
+        // The given order's time counts only when it has a route for every leg.
+        return TripResponse(order: order, shape: request.shape, directions: result, givenOrderTravelTime: given < 1e9 ? given : nil)
+    }
+
+    /// Stop indices in visiting order for `shape` from the time between stops (nil: no route): `TripPlanner` keeps the
+    /// first stop first; with `.endFixed` and `keepsFirstStop: false` the path is planned backwards from the last stop.
+    static func order(count: Int, shape: TripPlanner.Shape, keepsFirstStop: Bool, time: (Int, Int) -> Double?) -> [Int] {
+        guard shape == .endFixed, !keepsFirstStop, count > 1 else { return TripPlanner(shape: shape).order(count: count, time: time) }
+        // Only the end is fixed: plan an open path from the last stop over the reversed times, then turn it around.
+        let last = count - 1
+        let index = [last] + Array(0..<last)
+        let backwards = TripPlanner(shape: .open).order(count: count) { time(index[$1], index[$0]) }
+        return backwards.map { index[$0] }.reversed()
     }
 }

@@ -1,6 +1,6 @@
 import Batch
 import Foundation
-import Graph
+import Wayfinder
 
 /// `wayfinder batch`: routes a file of jobs (NDJSON or CSV) on all cores, one row per job in input order.
 enum BatchCommand {
@@ -100,8 +100,8 @@ enum BatchCommand {
         do { reader = try JobReader(path: input, places: places, timeZone: options.timeZone, limits: limits) } catch {
             throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
         }
-        let graph: RoadGraph
-        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let map: OfflineMap
+        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
         var done: [String] = []
         var needHeader = true
         if args.has("--resume") && FileManager.default.fileExists(atPath: output) {
@@ -129,7 +129,7 @@ enum BatchCommand {
             if let shard = options.shard { jobs = (jobs + shard.n - 1) / shard.n }
             total = max(jobs, 0)
         }
-        let runner = BatchRunner(graph: graph, options: options)
+        let runner = BatchRunner(map: map, options: options)
         let summary: BatchSummary
         do {
             summary = try runner.run(reader: reader, writer: writer, done: done) { done in

@@ -134,8 +134,8 @@ enum DemoCommand {
 
     /// Routes the sample's example trips and prints a short summary with the first steps.
     static func showTrips(for sample: String, graphPath: String) throws {
-        let graph: RoadGraph
-        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: error.description, exitCode: ExitCode.badInput) }
+        let map: OfflineMap
+        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: error.description, exitCode: ExitCode.badInput) }
         let formatter = ISO8601DateFormatter()
         for (mode, zone, stops) in trips[sample] ?? [] {
             let timeZone = TimeZone(identifier: zone) ?? .current
@@ -144,7 +144,7 @@ enum DemoCommand {
             let request = DirectionsRequest(stops: stops.map(\.1), transportType: mode, departureDate: departure, timeZone: timeZone)
             let started = Date()
             let response: DirectionsResponse
-            do { response = try Directions(request, graph: graph).calculate() } catch {
+            do { response = try Directions(request, map: map).calculate() } catch {
                 print("    \(mode == .automobile ? "car" : "walk"): \(error)")
                 continue
             }
@@ -168,8 +168,8 @@ enum DemoCommand {
 
     /// A car matrix between the sample's named places, and the quickest round trip through them.
     static func showMatrixAndTrip(for sample: String, graphPath: String) throws {
-        let graph: RoadGraph
-        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: error.description, exitCode: ExitCode.badInput) }
+        let map: OfflineMap
+        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: error.description, exitCode: ExitCode.badInput) }
         var places: [ETAPlace] = []
         for (_, _, stops) in trips[sample] ?? [] {
             for (name, c) in stops where !places.contains(where: { $0.name == name }) { places.append(ETAPlace(name: name, coordinate: c)) }
@@ -177,7 +177,7 @@ enum DemoCommand {
         guard places.count >= 3 else { return }
         let started = Date()
         let response: MatrixResponse
-        do { response = try Matrix(MatrixRequest(sources: places, destinations: places), graph: graph).calculate() } catch {
+        do { response = try Matrix(MatrixRequest(sources: places, destinations: places), map: map).calculate() } catch {
             print("  matrix: \(error)")
             return
         }
@@ -190,7 +190,7 @@ enum DemoCommand {
         }
         let tripStarted = Date()
         do {
-            let trip = try Trip(TripRequest(stops: places.map(\.coordinate), shape: .roundtrip), graph: graph).calculate()
+            let trip = try Trip(TripRequest(stops: places.map(\.coordinate), shape: .roundtrip), map: map).calculate()
             let order = (trip.order + [trip.order[0]]).map { places[$0].name }
             print("  Car round trip in the quickest order: \(order.joined(separator: " → "))")
             var line = "    \(TextEncoder.formatDuration(trip.directions.routes[0].expectedTravelTime)), \(TextEncoder.formatDistance(trip.directions.routes[0].distance))"

@@ -35,7 +35,7 @@ enum DemoTransit {
 
     /// Plans the sample's transit trip and prints its legs.
     static func showTrip(graph path: String, sample: String) throws {
-        guard feeds[sample] != nil, let graph = try? RoadGraph(path: path), Timetable.isPresent(in: graph.file) else { return }
+        guard feeds[sample] != nil, let map = try? OfflineMap(contentsOf: URL(fileURLWithPath: path)), map.hasTimetable else { return }
         let zone = TimeZone(identifier: "America/New_York")!
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
@@ -45,7 +45,7 @@ enum DemoTransit {
         let request = DirectionsRequest(stops: stops.map(\.1), transportType: .transit, departureDate: departure, timeZone: zone)
         let started = Date()
         do {
-            let trip = try Directions(request, graph: graph).calculateTransit()
+            let trip = try Directions(request, map: map).calculateTransit()
             let milliseconds = Date().timeIntervalSince(started) * 1000
             print("  By bus (Terre Haute Transit, Wednesday 10 May 2017): \(stops.map(\.0).joined(separator: " → "))"
                   + String(format: " (computed in %.1f ms)", milliseconds))

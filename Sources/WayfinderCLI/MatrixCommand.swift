@@ -1,6 +1,4 @@
 import Foundation
-import Graph
-import Routing
 import Wayfinder
 
 /// `wayfinder matrix`: durations and distances from every source to every destination, many-to-many.
@@ -49,13 +47,13 @@ enum MatrixCommand {
             throw CommandError(message: "a matrix of \(sources.count) × \(destinations.count) places is larger than the limit of \(maxSize) × \(maxSize) (--max-size)",
                                exitCode: ExitCode.badInput)
         }
-        let graph: RoadGraph
-        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let map: OfflineMap
+        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
         let request = MatrixRequest(sources: sources, destinations: destinations, transportType: transport,
                                     maximumSnappingDistance: maxSnap, maximumSize: maxSize)
         let response: MatrixResponse
-        do { response = try Matrix(request, graph: graph).calculate() } catch {
-            throw RouteCommand.commandError(error, files: ["source": sourcesPath, "destination": destinationsPath], graph: graph)
+        do { response = try Matrix(request, map: map).calculate() } catch {
+            throw RouteCommand.commandError(error, files: ["source": sourcesPath, "destination": destinationsPath], map: map)
         }
         print(format == "json" ? MatrixEncoder.json(response) : MatrixEncoder.csv(response), terminator: format == "json" ? "\n" : "")
     }

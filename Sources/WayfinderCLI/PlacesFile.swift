@@ -1,5 +1,4 @@
 import Foundation
-import Graph
 import Wayfinder
 
 /// Files of places for `eta --to-file`, `matrix` and `trip --stops-file`: one place per line as `lat,lon`,

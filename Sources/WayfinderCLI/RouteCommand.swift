@@ -1,5 +1,4 @@
 import Foundation
-import Graph
 import Wayfinder
 
 /// `wayfinder route` and `wayfinder eta`: directions, or the ETA alone, through two or more stops.
@@ -90,14 +89,14 @@ enum RouteCommand {
         let stops = try args.positionals.enumerated().map { try parseStop($1, position: $0) }
         guard stops.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon (got \(stops.count))\n\n\(etaOnly ? etaUsage : routeUsage)") }
 
-        let graph: RoadGraph
-        do { graph = try RoadGraph(path: graphPath) } catch {
+        let map: OfflineMap
+        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
             throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
         }
         let request = DirectionsRequest(stops: stops, transportType: transport, departureDate: depart, arrivalDate: arrive,
                                         requestsAlternateRoutes: alternatives > 0, maximumAlternateRoutes: alternatives,
                                         straightLines: args.has("--straight"), maximumSnappingDistance: maxSnap, timeZone: timeZone)
-        let directions = Directions(request, graph: graph)
+        let directions = Directions(request, map: map)
         do {
             if etaOnly {
                 let eta = try directions.calculateETA()
@@ -114,7 +113,7 @@ enum RouteCommand {
             default: print(TextEncoder().encode(response), terminator: "")
             }
         } catch {
-            throw commandError(error, files: [:], graph: graph)
+            throw commandError(error, files: [:], map: map)
         }
     }
 
@@ -143,19 +142,19 @@ enum RouteCommand {
         }
         let places = try PlacesFile.read(placesPath)
 
-        let graph: RoadGraph
-        do { graph = try RoadGraph(path: graphPath) } catch {
+        let map: OfflineMap
+        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
             throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
         }
         let request = ETAListRequest(origin: origin, places: places, transportType: transport, departureDate: depart,
                                      maximumSnappingDistance: maxSnap, timeZone: timeZone)
         let response: ETAListResponse
-        do { response = try ETAList(request, graph: graph).calculate() } catch {
+        do { response = try ETAList(request, map: map).calculate() } catch {
             if case .routing(.noRoad) = error {
-                let hint = graph.coordinateHint(for: origin).map { ": \($0)" } ?? ""
+                let hint = map.coordinateHint(for: origin).map { ": \($0)" } ?? ""
                 throw CommandError(message: "--from " + error.description.replacingOccurrences(of: "stop 1 ", with: "") + hint, exitCode: ExitCode.noRoad)
             }
-            throw commandError(error, files: [:], graph: graph)
+            throw commandError(error, files: [:], map: map)
         }
         let entries = args.has("--sort") ? response.sortedByETA : response.entries
         switch format {
@@ -175,8 +174,8 @@ enum RouteCommand {
     /// The command error (and exit code) for a failed directions, matrix or trip request; `files` names the file
     /// a place came from by its role ("source", "destination"), so the message can point at it.
     /// `graph`, when given, lets a stop that found no road get a hint (swapped latitude and longitude, the graph's box).
-    static func commandError(_ error: DirectionsError, files: [String: String], graph: RoadGraph? = nil) -> CommandError {
-        func hint(_ c: Coordinate) -> String { graph?.coordinateHint(for: c).map { ": \($0)" } ?? "" }
+    static func commandError(_ error: DirectionsError, files: [String: String], map: OfflineMap? = nil) -> CommandError {
+        func hint(_ c: Coordinate) -> String { map?.coordinateHint(for: c).map { ": \($0)" } ?? "" }
         switch error {
         case .routing(.noRoute): return CommandError(message: error.description, exitCode: ExitCode.noRoute)
         case let .routing(.noRoad(_, coordinate, _, _)): return CommandError(message: error.description + hint(coordinate), exitCode: ExitCode.noRoad)

@@ -1,6 +1,6 @@
 import Foundation
-import Graph
 import Server
+import Wayfinder
 
 /// `wayfinder serve`: the HTTP API (OSRM-compatible) and the offline map page over one graph, until SIGINT/SIGTERM.
 enum ServeCommand {
@@ -74,10 +74,10 @@ enum ServeCommand {
         if let s = try seconds("--idle-timeout", 1...3600) { configuration.connectionTimeout = Int(s.rounded(.up)) }
         if let n = try whole("--max-connections", 1...1_000_000) { configuration.maximumConnections = n }
         if let n = try whole("--max-connections-per-ip", 0...1_000_000) { configuration.maximumConnectionsPerAddress = n }
-        let graph: RoadGraph
-        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let map: OfflineMap
+        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
         let service: WayfinderService
-        do { service = try WayfinderService(graph: graph, limits: limits) } catch {
+        do { service = try WayfinderService(map: map, limits: limits) } catch {
             throw CommandError(message: error.description, exitCode: ExitCode.badInput)
         }
         let quiet = args.has("--quiet") || args.has("-q")

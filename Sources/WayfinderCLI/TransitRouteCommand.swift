@@ -1,6 +1,4 @@
 import Foundation
-import Graph
-import Transit
 import Wayfinder
 
 /// `wayfinder route --mode transit` and `wayfinder eta --mode transit`: itineraries from the graph file's timetable.
@@ -27,36 +25,35 @@ enum TransitRouteCommand {
         guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
         let stops = try args.positionals.enumerated().map { try RouteCommand.parseStop($1, position: $0) }
         guard stops.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon (got \(stops.count))\n\n\(etaOnly ? RouteCommand.etaUsage : RouteCommand.routeUsage)") }
-        let graph: RoadGraph
-        do { graph = try RoadGraph(path: graphPath) } catch {
+        let map: OfflineMap
+        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
             throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
         }
-        guard Timetable.isPresent(in: graph.file) else {
+        guard map.hasTimetable else {
             throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
         }
         // Times without an offset are the feed's local time (its first agency's zone) unless --time-zone says otherwise.
         let zone: TimeZone
         if let name = args.value("--time-zone") { zone = try RouteCommand.parseTimeZone(name) } else {
-            let agencyZone = (try? Timetable(file: graph.file))?.metadata.agencies.first.flatMap { TimeZone(identifier: $0.timeZone) }
-            zone = agencyZone ?? .current
+            zone = map.transitTimeZone ?? .current
         }
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: zone) }
         let arrive = try args.value("--arrive").map { try parseDate($0, option: "--arrive", timeZone: zone) }
         let request = DirectionsRequest(stops: stops, transportType: .transit, departureDate: depart, arrivalDate: arrive,
                                         maximumSnappingDistance: maxSnap, timeZone: zone, transitOptions: options)
         let trip: TransitTrip
-        do { trip = try Directions(request, graph: graph).calculateTransit() } catch {
+        do { trip = try Directions(request, map: map).calculateTransit() } catch {
             switch error {
             case let .transit(.noRoad(stop, _)) where stops.indices.contains(stop):
                 let c = stops[stop]
-                let hint = graph.coordinateHint(for: c).map { ": \($0)" } ?? ""
+                let hint = map.coordinateHint(for: c).map { ": \($0)" } ?? ""
                 throw CommandError(message: "\(error.description) (stop \(stop + 1) is \(String(format: "%.6f,%.6f", c.latitude, c.longitude)))\(hint)",
                                    exitCode: ExitCode.noRoad)
             case let .transit(.dateOutsideFeed(_, first, last)) where depart == nil && arrive == nil:
                 let suggestion = Self.suggestedDeparture(first: first, last: last)
                 throw CommandError.usage("\(error.description); no --depart or --arrive was given, so the query left now: "
                                          + "give a time inside the feed, e.g. --depart \(suggestion)")
-            default: throw RouteCommand.commandError(error, files: [:], graph: graph)
+            default: throw RouteCommand.commandError(error, files: [:], map: map)
             }
         }
         if etaOnly {
@@ -93,9 +90,7 @@ enum TransitRouteCommand {
     /// A query time: local time in `timeZone` when it has no offset (an ambiguous time on a daylight-saving change
     /// is its first occurrence), else as `RouteCommand.parseDate` reads it.
     static func parseDate(_ text: String, option: String, timeZone: TimeZone) throws -> Date {
-        if let local = ServiceDay.parseLocal(text) {
-            return Date(timeIntervalSince1970: TimeInterval(ServiceDay.instant(day: local.day, secondOfDay: local.secondOfDay, in: timeZone)))
-        }
+        if let local = OfflineMap.localDate(text, in: timeZone) { return local }
         return try RouteCommand.parseDate(text, option: option, timeZone: timeZone)
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import Graph
-import Routing
 import Wayfinder
 
 /// `wayfinder trip`: the stops after the first in the quickest order, then the route through them.
@@ -52,12 +50,12 @@ enum TripCommand {
         guard stops.count >= 2 else { throw CommandError.usage("a trip needs at least two stops (got \(stops.count))\n\n\(usage)") }
         if stops.count > 1000 { throw CommandError(message: "a trip of \(stops.count) stops is larger than the limit of 1000", exitCode: ExitCode.badInput) }
 
-        let graph: RoadGraph
-        do { graph = try RoadGraph(path: graphPath) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let map: OfflineMap
+        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
         let request = TripRequest(stops: stops, transportType: transport, shape: shape, departureDate: depart,
                                   maximumSnappingDistance: maxSnap, timeZone: timeZone)
         let trip: TripResponse
-        do { trip = try Trip(request, graph: graph).calculate() } catch { throw RouteCommand.commandError(error, files: [:], graph: graph) }
+        do { trip = try Trip(request, map: map).calculate() } catch { throw RouteCommand.commandError(error, files: [:], map: map) }
         switch format {
         case "json": print(TripEncoder.json(trip))
         case "geojson": print(GeoJSONEncoder().encode(trip.directions))

@@ -1,10 +1,9 @@
 import Foundation
-import Graph
 import Wayfinder
 
-/// The `wayfinder` command line: a thin layer over the OSM and Graph libraries.
+/// The `wayfinder` command line: a thin layer over the Wayfinder library (import still uses OSM and Graph directly).
 let overview = """
-wayfinder — offline routing over OpenStreetMap data (\(wayfinderVersion))
+wayfinder — offline routing over OpenStreetMap data (\(wayfinderLibraryVersion))
 
 usage: wayfinder COMMAND [options]
 
@@ -69,7 +68,7 @@ do {
         } else {
             print(overview)
         }
-    case "--version", "version": print(wayfinderVersion)
+    case "--version", "version": print(wayfinderLibraryVersion)
     default: throw CommandError.usage("unknown command '\(command)'\n\n\(overview)")
     }
 } catch let error as CommandError {

@@ -23,10 +23,10 @@ import Foundation
 import XCTest
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// The package's root folder, found from this file's path.
-private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// How long one block (or one console command) may run.
 private let runTimeout: TimeInterval = 300

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Graph
+import TestSupport
 
 /// Barriers on nodes: which close a node to which mode, access tags on the node, and barrier nodes becoming graph
 /// nodes. Every test uses a street through the node under test:
@@ -8,8 +9,8 @@ import XCTest
 final class BarrierTests: XCTestCase {
     let street = "a---b---c"
 
-    private func streetMap(_ nodeTags: [String: String], highway: String = "residential") throws -> AsciiMap {
-        try AsciiMap(street, ways: [("abc", ["highway": highway])], nodes: ["b": nodeTags])
+    private func streetMap(_ nodeTags: [String: String], highway: String = "residential") throws -> DrawnMap {
+        try DrawnMap(street, ways: [("abc", ["highway": highway])], nodes: ["b": nodeTags])
     }
 
     /// A barrier in the middle of a way splits it: the barrier node is a graph node, flagged as a barrier.
@@ -96,7 +97,7 @@ final class BarrierTests: XCTestCase {
 
     /// A bollard where a footway meets a street closes that intersection to cars, not to walkers.
     func testBarrierAtAnIntersection() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
                 |
                 d
@@ -109,7 +110,7 @@ final class BarrierTests: XCTestCase {
 
     /// A barrier node that no routable way uses does not enter the graph.
     func testBarrierOffTheRoadsIsIgnored() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
 
             x---y
@@ -121,11 +122,11 @@ final class BarrierTests: XCTestCase {
 
     /// Node flag bits follow the profile order of the import.
     func testFlagBitsFollowProfileOrder() throws {
-        let map = try AsciiMap(street, ways: [("abc", ["highway": "residential"])], nodes: ["b": ["barrier": "wall"]],
+        let map = try DrawnMap(street, ways: [("abc", ["highway": "residential"])], nodes: ["b": ["barrier": "wall"]],
                                profiles: [.foot, .car])
         XCTAssertEqual(map.graph.profiles.map(\.profile.name), ["foot", "car"])
         XCTAssertEqual(map.flags("b"), 0x80 | 0b11)
-        let bollard = try AsciiMap(street, ways: [("abc", ["highway": "residential"])], nodes: ["b": ["barrier": "bollard"]],
+        let bollard = try DrawnMap(street, ways: [("abc", ["highway": "residential"])], nodes: ["b": ["barrier": "bollard"]],
                                    profiles: [.foot, .car])
         XCTAssertEqual(bollard.flags("b"), 0x80 | 0b10, "car is profile 1 here")
         XCTAssertTrue(bollard.isBlocked("b", "car"))

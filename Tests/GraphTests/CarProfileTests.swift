@@ -1,5 +1,6 @@
 import XCTest
 @testable import Graph
+import TestSupport
 
 /// The car rules of `profiles.md`, each checked end to end: tags on a drawn way, imported, and the stored travel
 /// times compared with haversine length / speed (within 1 ms).
@@ -31,7 +32,7 @@ final class CarProfileTests: XCTestCase {
 
     /// A way with shape points takes its whole length (through every node) at the table speed.
     func testTimeCoversTheWholePolyline() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a     c
              \\   / \\
               \\ /   \\
@@ -148,7 +149,7 @@ final class CarProfileTests: XCTestCase {
 
     /// The one-way direction follows the way's node order, not the drawing: way `ba` drawn right to left.
     func testOnewayFollowsNodeOrder() throws {
-        let map = try AsciiMap(twoStreets, ways: [("ba", ["highway": "primary", "oneway": "yes"]), ("cd", ["highway": "residential"])])
+        let map = try DrawnMap(twoStreets, ways: [("ba", ["highway": "primary", "oneway": "yes"]), ("cd", ["highway": "residential"])])
         XCTAssertSpeeds(map, "ba", "car", forward: 65, backward: nil)
         XCTAssertSpeeds(map, "ab", "car", forward: nil, backward: 65)
     }
@@ -173,7 +174,7 @@ final class CarProfileTests: XCTestCase {
 
     /// Roundabouts (`junction=roundabout|circular`) are one-way forward unless `oneway` says otherwise.
     func testRoundaboutsAreImpliedOneway() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
               b
              / \\
             a   c---e

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import OSM
 @testable import Graph
+import TestSupport
 
 /// Imports of real extracts (`Data/terre-haute.osm.gz`, `Data/monaco.osm.gz`): the import figures, the graph's
 /// internal consistency, a comparison with a straightforward reference build written here, and determinism.
@@ -11,7 +12,7 @@ final class ExtractImportTests: XCTestCase {
 
     /// The import figures of the Terre Haute extract.
     func testTerreHauteCounts() throws {
-        let extract = try ImportedExtract.terreHaute()
+        let extract = try SampleGraph.terreHaute()
         let s = extract.statistics
         XCTAssertEqual(s.nodesRead, 40_140)
         XCTAssertEqual(s.waysRead, 5_096)
@@ -33,19 +34,19 @@ final class ExtractImportTests: XCTestCase {
 
     /// Every array of the Terre Haute graph is consistent with the others.
     func testTerreHauteGraphIsConsistent() throws {
-        try assertConsistent(ImportedExtract.terreHaute().graph)
+        try assertConsistent(SampleGraph.terreHaute().graph)
     }
 
     /// The Terre Haute graph equals the reference build.
     func testTerreHauteMatchesReferenceBuild() throws {
-        let extract = try ImportedExtract.terreHaute()
+        let extract = try SampleGraph.terreHaute()
         try assertMatchesReference(extract.graph, input: extract.inputPath)
     }
 
     /// A second import of Terre Haute writes the same bytes.
     func testTerreHauteImportIsDeterministic() throws {
-        let extract = try ImportedExtract.terreHaute()
-        let again = ImportedExtract.folder.appendingPathComponent("terre-haute-again.wfg").path
+        let extract = try SampleGraph.terreHaute()
+        let again = SampleGraph.folder.appendingPathComponent("terre-haute-again.wfg").path
         defer { try? FileManager.default.removeItem(atPath: again) }
         let statistics = try GraphImporter().run(input: extract.inputPath, output: again)
         XCTAssertEqual(statistics, extract.statistics)
@@ -56,7 +57,7 @@ final class ExtractImportTests: XCTestCase {
 
     /// The Monaco graph is consistent and equals the reference build.
     func testMonacoMatchesReferenceBuild() throws {
-        let extract = try ImportedExtract.monaco()
+        let extract = try SampleGraph.monaco()
         XCTAssertEqual(extract.statistics.nodesRead, 13_739)
         try assertConsistent(extract.graph)
         try assertMatchesReference(extract.graph, input: extract.inputPath)
@@ -86,7 +87,7 @@ final class ExtractImportTests: XCTestCase {
         for k in 0..<e {
             // Every edge's length is the haversine length of its polyline.
             let points = graph.polyline(ofEdge: k)
-            let length = zip(points, points.dropFirst()).reduce(0.0) { $0 + AsciiMap.haversine($1.0, $1.1) }
+            let length = zip(points, points.dropFirst()).reduce(0.0) { $0 + DrawnMap.haversine($1.0, $1.1) }
             if abs(Double(graph.edgeLengthMillimetres[k]) - length * 1000) > 1 {
                 XCTFail("edge \(k): \(graph.edgeLengthMillimetres[k]) mm, polyline \(length * 1000) mm", file: file, line: line)
                 break
@@ -216,7 +217,7 @@ final class ExtractImportTests: XCTestCase {
         for piece in pieces {
             var start = piece.nodes[0], shape: [String] = [], length = 0.0
             for (previous, id) in zip(piece.nodes, piece.nodes.dropFirst()) {
-                length += AsciiMap.haversine(collector.positions[previous]!, collector.positions[id]!)
+                length += DrawnMap.haversine(collector.positions[previous]!, collector.positions[id]!)
                 if !graphNodes.contains(id) {
                     let p = collector.positions[id]!
                     shape.append("\(p.latitude),\(p.longitude)")

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Graph
+import TestSupport
 
 /// The foot rules of `profiles.md` (with Wayfinder's readings from `docs/profiles.md`), end to end on drawn maps.
 /// Most tests use `twoStreets` (way `ab` under test, `cd` a residential street).
@@ -94,7 +95,7 @@ final class FootProfileTests: XCTestCase {
 
     /// An area (`area=yes`) is closed to cars; walkers go along its outline, a closed ring.
     func testAreasAreWalkedAlongTheirOutline() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---e
             |   |
             d---c
@@ -115,7 +116,7 @@ final class FootProfileTests: XCTestCase {
 
     /// Turn restrictions are never kept for walkers.
     func testRestrictionsDoNotApplyOnFoot() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
                 |
                 d

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import OSM
 @testable import Graph
+import TestSupport
 
 /// The graph file: layout, round trip, determinism, and each way a file can be damaged or an import can fail.
 final class GraphFileTests: XCTestCase {
@@ -19,8 +20,8 @@ final class GraphFileTests: XCTestCase {
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     /// A small map touching every section: shape points, names, refs, barriers, one-ways, restrictions of both kinds.
-    static func sampleMap(order: AsciiMap.ElementOrder = .sorted) throws -> AsciiMap {
-        try AsciiMap("""
+    static func sampleMap(order: DrawnMap.ElementOrder = .sorted) throws -> DrawnMap {
+        try DrawnMap("""
             a---b---c---d
             |   |   |   |
             e---f---g---h

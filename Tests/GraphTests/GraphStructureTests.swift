@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import OSM
 @testable import Graph
+import TestSupport
 
 /// The shape of the graph: which way nodes become graph nodes (intersections, way ends, loops) and which stay
 /// shape points, edge geometry and length, missing nodes, duplicate ways, labels, and input order.
@@ -11,27 +12,27 @@ final class GraphStructureTests: XCTestCase {
 
     /// The helper's grid: 10 m per column and per line, rows going south, ids fixed by letter.
     func testAsciiMapGridIsTenMetresPerCell() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a-b
             c
             """, ways: [("abc", ["highway": "residential"])])
         XCTAssertEqual(map.length("ab"), 20, accuracy: 0.01)
         XCTAssertEqual(map.length("ac"), 10, accuracy: 0.01)
-        XCTAssertGreaterThan(map.coordinate("a").latitude, map.coordinate("c").latitude, "lines go south")
-        XCTAssertLessThan(map.coordinate("a").longitude, map.coordinate("b").longitude, "columns go east")
-        XCTAssertEqual(AsciiMap.osmID(of: "a"), 1)
-        XCTAssertEqual(AsciiMap.osmID(of: "c"), 3)
+        XCTAssertGreaterThan(map.fixedPoint("a").latitude, map.fixedPoint("c").latitude, "lines go south")
+        XCTAssertLessThan(map.fixedPoint("a").longitude, map.fixedPoint("b").longitude, "columns go east")
+        XCTAssertEqual(DrawnMap.osmID(of: "a"), 1)
+        XCTAssertEqual(DrawnMap.osmID(of: "c"), 3)
         XCTAssertTrue(map.xml.contains("<node id=\"1\" lat=\"49.0000000\" lon=\"8.0000000\"/>"), map.xml)
         XCTAssertTrue(map.xml.contains("<way id=\"101\">"), map.xml)
-        XCTAssertEqual(AsciiMap.degrees(-123), "-0.0000123")
-        XCTAssertEqual(AsciiMap.degrees(490_001_234), "49.0001234")
+        XCTAssertEqual(DrawnMap.degrees(-123), "-0.0000123")
+        XCTAssertEqual(DrawnMap.degrees(490_001_234), "49.0001234")
     }
 
     // MARK: Graph nodes and shape points
 
     /// Intersections and way ends become graph nodes; a node used by a single way in its middle is a shape point.
     func testIntersectionsAndWayEndsAreGraphNodesOthersAreShapePoints() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
                 |
                 d
@@ -56,7 +57,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// A dead end is a graph node with a single edge; a node where three ways meet has three.
     func testDeadEndsHaveOneEdgeJunctionsSeveral() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
                 |
                 d
@@ -74,7 +75,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// A way crossing another in their middles splits both at the crossing node.
     func testCrossingWaysAreSplitAtTheSharedNode() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
                 a
                 |
             b---c---d
@@ -88,7 +89,7 @@ final class GraphStructureTests: XCTestCase {
     /// Ways sharing only their end node meet there; a straight continuation without any junction still splits at
     /// the way ends.
     func testWaysJoinedEndToEndMeetAtTheirEnds() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a--b--c--d--e
             """, ways: [("abc", ["highway": "residential"]), ("cde", ["highway": "residential"])])
         XCTAssertEqual(map.graphNodeLetters, "ace")
@@ -97,7 +98,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// A closed way (a loop back to its first node) is one edge from that node to itself.
     func testClosedWayIsALoopEdge() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b
             |   |
             d---c
@@ -109,7 +110,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// A node a way meets twice (a lollipop) is a graph node even without another way.
     func testNodeVisitedTwiceByOneWayIsAGraphNode() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
                 |   |
                 e---d
@@ -120,14 +121,14 @@ final class GraphStructureTests: XCTestCase {
 
     /// A node repeated consecutively in a way is read once: no zero-length edge.
     func testRepeatedConsecutiveNodeIsReadOnce() throws {
-        let map = try AsciiMap("a---b---c", ways: [("abbc", ["highway": "residential"])])
+        let map = try DrawnMap("a---b---c", ways: [("abbc", ["highway": "residential"])])
         XCTAssertEqual(map.edgePaths, ["abc"])
         XCTAssertEqual(map.graphNodeLetters, "ac")
     }
 
     /// Edge length is the haversine length through every node of the way, intermediate ones included, in millimetres.
     func testEdgeLengthFollowsEveryShapePoint() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a       c       e
               \\   /   \\   /
                 b       d
@@ -143,20 +144,20 @@ final class GraphStructureTests: XCTestCase {
 
     /// Graph nodes keep their OSM id and position; ways their OSM id, name, ref and highway class.
     func testNodeAndWayAttributes() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
                 |
                 d
             """, ways: [
-                AsciiMap.Way("abc", ["highway": "primary", "name": "Hauptstraße", "ref": "B 3"], id: 7_000_000_001),
-                AsciiMap.Way("bd", ["highway": "footway", "name": "Weg"], id: 42),
+                DrawnMap.Way("abc", ["highway": "primary", "name": "Hauptstraße", "ref": "B 3"], id: 7_000_000_001),
+                DrawnMap.Way("bd", ["highway": "footway", "name": "Weg"], id: 42),
             ])
         let g = map.graph
         for letter in "abcd" {
             let n = try XCTUnwrap(map.node(letter))
-            XCTAssertEqual(g.nodeOSMIDs[n], AsciiMap.osmID(of: letter))
-            XCTAssertEqual(g.nodeLatitudes[n], map.coordinate(letter).latitude)
-            XCTAssertEqual(g.nodeLongitudes[n], map.coordinate(letter).longitude)
+            XCTAssertEqual(g.nodeOSMIDs[n], DrawnMap.osmID(of: letter))
+            XCTAssertEqual(g.nodeLatitudes[n], map.fixedPoint(letter).latitude)
+            XCTAssertEqual(g.nodeLongitudes[n], map.fixedPoint(letter).longitude)
         }
         XCTAssertEqual(Array(g.wayOSMIDs), [42, 7_000_000_001], "ways sorted by OSM id")
         XCTAssertEqual(g.string(g.wayNames[1]), "Hauptstraße")
@@ -174,13 +175,13 @@ final class GraphStructureTests: XCTestCase {
     /// String 0 is the empty string ("no name"): ways without a name or ref point at it, named ways never do, and
     /// ways sharing a name share its string.
     func testStringTableKeepsStringZeroEmpty() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c---d---e
             """, ways: [
-                AsciiMap.Way("ab", ["highway": "residential", "name": "Elm"], id: 1),
-                AsciiMap.Way("bc", ["highway": "residential"], id: 2),
-                AsciiMap.Way("cd", ["highway": "residential", "name": "Elm", "ref": "K 7"], id: 3),
-                AsciiMap.Way("de", ["highway": "residential", "ref": "K 7"], id: 4),
+                DrawnMap.Way("ab", ["highway": "residential", "name": "Elm"], id: 1),
+                DrawnMap.Way("bc", ["highway": "residential"], id: 2),
+                DrawnMap.Way("cd", ["highway": "residential", "name": "Elm", "ref": "K 7"], id: 3),
+                DrawnMap.Way("de", ["highway": "residential", "ref": "K 7"], id: 4),
             ])
         let g = map.graph
         XCTAssertEqual(g.string(0), "")
@@ -194,7 +195,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// A map without any name or ref still has string 0.
     func testStringTableWithoutAnyName() throws {
-        let map = try AsciiMap("a---b", ways: [("ab", ["highway": "residential"])])
+        let map = try DrawnMap("a---b", ways: [("ab", ["highway": "residential"])])
         XCTAssertEqual(Array(map.graph.stringStart), [0, 0])
         XCTAssertEqual(map.graph.string(0), "")
         XCTAssertEqual(map.graph.string(map.graph.wayNames[0]), "")
@@ -202,7 +203,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// Graph nodes are numbered along the Hilbert curve of their position.
     func testGraphNodesAreInHilbertOrder() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c---d
             |   |   |   |
             e---f---g---h
@@ -220,7 +221,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// The bounding box of the statistics covers nodes and shape points.
     func testBoundingBoxCoversShapePoints() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a-------c
              \\     /
               \\   /
@@ -228,10 +229,10 @@ final class GraphStructureTests: XCTestCase {
             """, ways: [("abc", ["highway": "residential"])])
         XCTAssertFalse(map.isGraphNode("b"))
         let s = map.statistics
-        XCTAssertEqual(s.minLatitude, map.coordinate("b").latitude)
-        XCTAssertEqual(s.maxLatitude, map.coordinate("a").latitude)
-        XCTAssertEqual(s.minLongitude, map.coordinate("a").longitude)
-        XCTAssertEqual(s.maxLongitude, map.coordinate("c").longitude)
+        XCTAssertEqual(s.minLatitude, map.fixedPoint("b").latitude)
+        XCTAssertEqual(s.maxLatitude, map.fixedPoint("a").latitude)
+        XCTAssertEqual(s.minLongitude, map.fixedPoint("a").longitude)
+        XCTAssertEqual(s.maxLongitude, map.fixedPoint("c").longitude)
     }
 
     // MARK: Missing nodes
@@ -239,7 +240,7 @@ final class GraphStructureTests: XCTestCase {
     /// A way referencing a node missing from the extract keeps the rest of the way; the segments touching the missing
     /// node are dropped, and the nodes beside the gap become way ends.
     func testMissingNodeInTheMiddleSplitsTheWay() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---x---c---d---e
             """, ways: [("abxcde", ["highway": "residential"])], omit: "x")
         XCTAssertEqual(map.edgePaths, ["ab", "cde"])
@@ -252,7 +253,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// Missing nodes at a way's ends drop one segment each.
     func testMissingNodesAtTheEnds() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             x---a---b---c---y
             """, ways: [("xabcy", ["highway": "residential"])], omit: "xy")
         XCTAssertEqual(map.edgePaths, ["abc"])
@@ -262,7 +263,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// Two missing nodes in a row drop three segments; a way left with one node has no geometry at all.
     func testSeveralMissingNodesAndAWayWithoutGeometry() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---x---y---b---c
 
             d---z
@@ -277,7 +278,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// An intersection node missing from the extract disconnects the ways that meet there.
     func testMissingIntersectionNode() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---x---c
                     |
                     d
@@ -293,14 +294,14 @@ final class GraphStructureTests: XCTestCase {
 
     /// A way id given twice: the first copy is kept, the later one ignored and counted.
     func testDuplicateWayIDKeepsTheFirstCopy() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
             |
             d---e
             """, ways: [
-                AsciiMap.Way("abc", ["highway": "primary"], id: 5),
-                AsciiMap.Way("ade", ["highway": "residential"], id: 5),
-                AsciiMap.Way("ce", ["highway": "service"], id: 6),
+                DrawnMap.Way("abc", ["highway": "primary"], id: 5),
+                DrawnMap.Way("ade", ["highway": "residential"], id: 5),
+                DrawnMap.Way("ce", ["highway": "service"], id: 6),
             ])
         XCTAssertEqual(map.statistics.waysDuplicate, 1)
         XCTAssertEqual(Array(map.graph.wayOSMIDs), [5, 6])
@@ -379,17 +380,17 @@ final class GraphStructureTests: XCTestCase {
             ("dhk", ["highway": "secondary", "ref": "S1"]), ("ijk", ["highway": "living_street"]), ("kxl", ["highway": "track"]),
         ]
         let nodes: [Character: [String: String]] = ["g": ["barrier": "bollard"], "j": ["barrier": "gate"]]
-        let relations: [AsciiMap.Relation] = [
+        let relations: [DrawnMap.Relation] = [
             .restriction("no_left_turn", from: "abcd", via: "c", to: "cg"),
             .restriction("only_straight_on", from: "ae", via: "e", to: "efgh"),
             .restriction("no_u_turn", from: "cg", viaWays: ["efgh"], to: "dhk"),
         ]
-        func importMap(_ order: AsciiMap.ElementOrder) throws -> AsciiMap {
-            try AsciiMap(drawing, ways: ways, nodes: nodes, relations: relations, omit: "x", order: order)
+        func importMap(_ order: DrawnMap.ElementOrder) throws -> DrawnMap {
+            try DrawnMap(drawing, ways: ways, nodes: nodes, relations: relations, omit: "x", order: order)
         }
         let sorted = try importMap(.sorted)
         XCTAssertEqual(sorted.restrictions("car"), ["no:bcg", "no:cghd", "no:cghk", "no:dcg", "only:aef"])
-        for order in [AsciiMap.ElementOrder.shuffled(seed: 1), .shuffled(seed: 2), .interleaved(seed: 3), .interleaved(seed: 4)] {
+        for order in [DrawnMap.ElementOrder.shuffled(seed: 1), .shuffled(seed: 2), .interleaved(seed: 3), .interleaved(seed: 4)] {
             let other = try importMap(order)
             XCTAssertNotEqual(other.xml, sorted.xml)
             XCTAssertEqual(other.statistics, sorted.statistics, "\(order)")
@@ -401,7 +402,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// Each profile lists at a node exactly the edges it may use there, with the side the node is on.
     func testIncidenceListsHoldTheEdgesEachProfileMayUse() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
                 |
                 d
@@ -431,7 +432,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// Per-profile statistics: usable edges, directed edges and kilometres.
     func testProfileStatistics() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---------b---------c
                       |
                       d
@@ -454,7 +455,7 @@ final class GraphStructureTests: XCTestCase {
 
     /// Ways no profile can use are counted: with a `highway` tag as unroutable, without one as not roads.
     func testUnusableWaysAreCountedAndLeftOut() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b
             c---d
             e---f

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Graph
+import TestSupport
 
 /// Importing OSM PBF and the XML of the same data gives byte-identical graph files.
 final class PBFImportTests: XCTestCase {
@@ -30,7 +31,7 @@ final class PBFImportTests: XCTestCase {
     }
 
     func testMonacoPBFAndXMLGiveTheSameGraphFile() throws {
-        let data = ImportedExtract.dataFolder
+        let data = packageRoot.appendingPathComponent("Data")
         try assertSameGraph(pbf: data.appendingPathComponent("monaco.osm.pbf").path, xml: data.appendingPathComponent("monaco.osm.gz").path)
     }
 
@@ -38,7 +39,7 @@ final class PBFImportTests: XCTestCase {
     /// (`WAYFINDER_OSM_PAIRS`, or `../shared/data/osm` beside the checkout); skipped when there is none. Debug builds
     /// leave out the landmark tables (slow unoptimised, and a function of the graph); `swift test -c release` builds them.
     func testSharedPBFAndXMLPairsGiveTheSameGraphFiles() throws {
-        let root = ImportedExtract.dataFolder.deletingLastPathComponent()
+        let root = packageRoot.appendingPathComponent("Data").deletingLastPathComponent()
         let folder = ProcessInfo.processInfo.environment["WAYFINDER_OSM_PAIRS"].map { URL(fileURLWithPath: $0) }
             ?? root.deletingLastPathComponent().appendingPathComponent("shared/data/osm")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import OSM
 @testable import Graph
+import TestSupport
 
 /// `ProfileEvaluator` and `TravelProfile` on their own (no import): the verdict for a tag set, `maxspeed` parsing,
 /// node blocking, and profiles as data (JSON tables, a user's own profile, invalid profile sets).
@@ -106,7 +107,7 @@ final class ProfileEvaluatorTests: XCTestCase {
         bike.accessRules = [.init(key: "bicycle", denyingValues: ["no", "dismount"]), .init(key: "access", denyingValues: ["no"])]
         bike.oneway = .init(keys: ["oneway:bicycle", "oneway"], impliedByRoundabout: true, impliedHighways: [], reversibleIsUnroutable: true)
         bike.blockingBarriers = ["fence", "wall", "stile"]
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
                 |
                 d---e

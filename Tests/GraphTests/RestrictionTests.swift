@@ -1,8 +1,9 @@
 import XCTest
 @testable import Graph
+import TestSupport
 
 /// Turn restrictions for cars: relations turned into paths of directed edges, written here as the graph-node letters
-/// they run through (`"no:abd"`: arriving a→b, leaving b→d; see `AsciiMap.restrictions`).
+/// they run through (`"no:abd"`: arriving a→b, leaving b→d; see `DrawnMap.restrictions`).
 final class RestrictionTests: XCTestCase {
     /// A crossing at b: coming from a (west), d is a left turn, e a right turn, c straight on.
     let crossing = """
@@ -17,8 +18,8 @@ final class RestrictionTests: XCTestCase {
         ("bd", ["highway": "residential"]), ("be", ["highway": "residential"]),
     ]
 
-    private func crossingMap(_ relations: [AsciiMap.Relation]) throws -> AsciiMap {
-        try AsciiMap(crossing, ways: arms, relations: relations)
+    private func crossingMap(_ relations: [DrawnMap.Relation]) throws -> DrawnMap {
+        try DrawnMap(crossing, ways: arms, relations: relations)
     }
 
     // MARK: Via node
@@ -46,7 +47,7 @@ final class RestrictionTests: XCTestCase {
     /// The stored path really is [arriving edge, leaving edge] as directed edges, whatever the ways' drawing direction.
     func testDirectedEdgesOfAViaNodeRestriction() throws {
         // Ways drawn towards b and away from it.
-        let map = try AsciiMap(crossing, ways: [("ba", ["highway": "residential"]), ("bc", ["highway": "residential"]),
+        let map = try DrawnMap(crossing, ways: [("ba", ["highway": "residential"]), ("bc", ["highway": "residential"]),
                                                 ("db", ["highway": "residential"]), ("be", ["highway": "residential"])],
                                relations: [.restriction("no_left_turn", from: "ba", via: "b", to: "db")])
         let ba = try XCTUnwrap(map.edge("ba")), db = try XCTUnwrap(map.edge("db"))
@@ -58,7 +59,7 @@ final class RestrictionTests: XCTestCase {
 
     /// A `from` or `to` way passing through the via node contributes both of its edges there.
     func testWaysPassingThroughTheViaNode() throws {
-        let map = try AsciiMap(crossing, ways: [("abc", ["highway": "primary"]), ("dbe", ["highway": "residential"])],
+        let map = try DrawnMap(crossing, ways: [("abc", ["highway": "primary"]), ("dbe", ["highway": "residential"])],
                                relations: [.restriction("no_left_turn", from: "abc", via: "b", to: "dbe")])
         XCTAssertEqual(map.restrictions("car"), ["no:abd", "no:abe", "no:cbd", "no:cbe"])
         XCTAssertEqual(map.statistics.profiles[0].restrictionsViaNode, 1, "one relation")
@@ -66,7 +67,7 @@ final class RestrictionTests: XCTestCase {
 
     /// `no_u_turn` with the same way as `from` and `to` forbids only turning back on the same edge.
     func testUTurnOnOneWay() throws {
-        let map = try AsciiMap(crossing, ways: [("abc", ["highway": "primary"]), ("dbe", ["highway": "residential"])],
+        let map = try DrawnMap(crossing, ways: [("abc", ["highway": "primary"]), ("dbe", ["highway": "residential"])],
                                relations: [.restriction("no_u_turn", from: "abc", via: "b", to: "abc")])
         XCTAssertEqual(map.restrictions("car"), ["no:aba", "no:cbc"])
     }
@@ -75,17 +76,17 @@ final class RestrictionTests: XCTestCase {
     /// going on along the way: `only_straight_on` must not force a U-turn, `no_straight_on` must not forbid one.
     func testStraightOnAlongOneWay() throws {
         let ways: [(String, [String: String])] = [("abc", ["highway": "primary"]), ("dbe", ["highway": "residential"])]
-        let only = try AsciiMap(crossing, ways: ways, relations: [.restriction("only_straight_on", from: "abc", via: "b", to: "abc")])
+        let only = try DrawnMap(crossing, ways: ways, relations: [.restriction("only_straight_on", from: "abc", via: "b", to: "abc")])
         XCTAssertEqual(only.restrictions("car"), ["only:abc", "only:cba"])
-        let no = try AsciiMap(crossing, ways: ways, relations: [.restriction("no_straight_on", from: "abc", via: "b", to: "abc")])
+        let no = try DrawnMap(crossing, ways: ways, relations: [.restriction("no_straight_on", from: "abc", via: "b", to: "abc")])
         XCTAssertEqual(no.restrictions("car"), ["no:abc", "no:cba"])
-        let onlyUTurn = try AsciiMap(crossing, ways: ways, relations: [.restriction("only_u_turn", from: "abc", via: "b", to: "abc")])
+        let onlyUTurn = try DrawnMap(crossing, ways: ways, relations: [.restriction("only_u_turn", from: "abc", via: "b", to: "abc")])
         XCTAssertEqual(onlyUTurn.restrictions("car"), ["only:aba", "only:cbc"])
     }
 
     /// A via node that would otherwise be a shape point becomes a graph node.
     func testViaNodeBecomesAGraphNode() throws {
-        let map = try AsciiMap("a---b---c", ways: [("abc", ["highway": "primary"])],
+        let map = try DrawnMap("a---b---c", ways: [("abc", ["highway": "primary"])],
                                relations: [.restriction("no_u_turn", from: "abc", via: "b", to: "abc")])
         XCTAssertEqual(map.edgePaths, ["ab", "bc"])
         XCTAssertEqual(map.restrictions("car"), ["no:aba", "no:cbc"])
@@ -156,7 +157,7 @@ final class RestrictionTests: XCTestCase {
                 e   f
             """
         for via in ["bc", "cb"] {
-            let map = try AsciiMap(drawing, ways: [
+            let map = try DrawnMap(drawing, ways: [
                 ("ab", ["highway": "primary"]), (via, ["highway": "primary"]), ("cd", ["highway": "primary"]),
                 ("be", ["highway": "residential"]), ("cf", ["highway": "residential"]),
             ], relations: [
@@ -181,13 +182,13 @@ final class RestrictionTests: XCTestCase {
                 |   |   |
                 e   h   f
             """
-        let chain = try AsciiMap(drawing, ways: [
+        let chain = try DrawnMap(drawing, ways: [
             ("ab", ["highway": "primary"]), ("bc", ["highway": "primary"]), ("cd", ["highway": "primary"]), ("dg", ["highway": "primary"]),
             ("be", ["highway": "residential"]), ("ch", ["highway": "residential"]), ("df", ["highway": "residential"]),
         ], relations: [.restriction("no_right_turn", from: "be", viaWays: ["bc", "cd"], to: "df")])
         XCTAssertEqual(chain.restrictions("car"), ["no:ebcdf"])
 
-        let split = try AsciiMap(drawing, ways: [
+        let split = try DrawnMap(drawing, ways: [
             ("ab", ["highway": "primary"]), ("bcd", ["highway": "primary"]), ("dg", ["highway": "primary"]),
             ("be", ["highway": "residential"]), ("ch", ["highway": "residential"]), ("df", ["highway": "residential"]),
         ], relations: [.restriction("no_straight_on", from: "ab", viaWays: ["bcd"], to: "dg")])
@@ -195,7 +196,7 @@ final class RestrictionTests: XCTestCase {
         XCTAssertEqual(split.profile("car").restrictionPath.count, 4)
 
         // The same via way drawn from d to b: its edges are driven backwards, in reverse order.
-        let reversed = try AsciiMap(drawing, ways: [
+        let reversed = try DrawnMap(drawing, ways: [
             ("ab", ["highway": "primary"]), ("dcb", ["highway": "primary"]), ("dg", ["highway": "primary"]),
             ("be", ["highway": "residential"]), ("ch", ["highway": "residential"]), ("df", ["highway": "residential"]),
         ], relations: [.restriction("no_straight_on", from: "ab", viaWays: ["dcb"], to: "dg"),
@@ -209,7 +210,7 @@ final class RestrictionTests: XCTestCase {
     ///         |   |
     ///         e---f
     func testViaWayLeavesAtItsFarEnd() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a---b---c
                 |   |
                 e---f
@@ -227,7 +228,7 @@ final class RestrictionTests: XCTestCase {
     /// Relations with missing members, members absent from the extract, or members that do not connect are skipped
     /// and counted; valid restrictions beside them are kept.
     func testMalformedRestrictionsAreSkippedAndCounted() throws {
-        typealias R = AsciiMap.Relation
+        typealias R = DrawnMap.Relation
         let rt = ["type": "restriction", "restriction": "no_left_turn"]
         let cases: [(String, R)] = [
             ("no from", R(members: [.node("b", role: "via"), .way("bd", role: "to")], tags: rt)),
@@ -248,7 +249,7 @@ final class RestrictionTests: XCTestCase {
         ]
         let ways: [(String, [String: String])] = arms + [("ce", ["highway": "residential"])]
         for (label, relation) in cases {
-            let map = try AsciiMap("""
+            let map = try DrawnMap("""
                     d
                     |
                 a---b---c   x

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Graph
+import TestSupport
 
 /// `RoadGraph.nearestSegments` (a best-first search over the file's packed R-tree) against a brute-force scan of
 /// every segment, on the Monaco extract and on drawn maps.
@@ -87,13 +88,13 @@ final class SpatialIndexTests: XCTestCase {
 
     /// Monaco: 300 random points, nearest segment of all edges.
     func testNearestSegmentMatchesBruteForceOnMonaco() throws {
-        let monaco = try ImportedExtract.monaco()
+        let monaco = try SampleGraph.monaco()
         compareWithBruteForce(monaco.graph, queries: 300, seed: 11, count: 1, filter: nil)
     }
 
     /// Monaco: 300 random points, nearest segment among the edges cars may use, and among those walkers may use.
     func testNearestSegmentWithProfileFilterMatchesBruteForce() throws {
-        let graph = try ImportedExtract.monaco().graph
+        let graph = try SampleGraph.monaco().graph
         let car = try XCTUnwrap(graph.profile(named: "car")), foot = try XCTUnwrap(graph.profile(named: "foot"))
         let carEdges = (0..<graph.edgeCount).filter { Self.usable(car, $0) }.count
         XCTAssertLessThan(carEdges, graph.edgeCount, "the filter must exclude something")
@@ -103,7 +104,7 @@ final class SpatialIndexTests: XCTestCase {
 
     /// Monaco: the 5 nearest segments, and a maximum distance.
     func testSeveralNearestAndMaximumDistance() throws {
-        let graph = try ImportedExtract.monaco().graph
+        let graph = try SampleGraph.monaco().graph
         let car = try XCTUnwrap(graph.profile(named: "car"))
         compareWithBruteForce(graph, queries: 100, seed: 14, count: 5, filter: nil)
         compareWithBruteForce(graph, queries: 100, seed: 15, count: 3, maxDistance: 40, filter: { Self.usable(car, $0) })
@@ -111,7 +112,7 @@ final class SpatialIndexTests: XCTestCase {
 
     /// Points on the graph: at a node the distance is 0; the middle of a segment snaps to it at fraction one half.
     func testPointsOnTheGraph() throws {
-        let graph = try ImportedExtract.monaco().graph
+        let graph = try SampleGraph.monaco().graph
         for n in stride(from: 0, to: graph.nodeCount, by: max(1, graph.nodeCount / 50)) {
             let found = graph.nearestSegments(latitude: Double(graph.nodeLatitudes[n]) * 1e-7, longitude: Double(graph.nodeLongitudes[n]) * 1e-7)
             XCTAssertEqual(found.count, 1)
@@ -127,14 +128,14 @@ final class SpatialIndexTests: XCTestCase {
     ///     c-------d        (c-d is a footway)
     ///         *
     func testSnappingOnADrawnMap() throws {
-        let map = try AsciiMap("""
+        let map = try DrawnMap("""
             a-------b
 
             c-------d
             """, ways: [("ab", ["highway": "residential"]), ("cd", ["highway": "footway"])])
         let graph = map.graph
         let car = map.profile("car")
-        let query = AsciiMap.coordinate(line: 3, column: 4)
+        let query = DrawnMap.fixedPoint(line: 3, column: 4)
         let latitude = Double(query.latitude) * 1e-7, longitude = Double(query.longitude) * 1e-7
         let nearest = graph.nearestSegments(latitude: latitude, longitude: longitude, count: 2)
         XCTAssertEqual(nearest.count, 2)
@@ -160,7 +161,7 @@ final class SpatialIndexTests: XCTestCase {
         for (i, letter) in letters.enumerated() {
             if i % 2 == 0 { top += String(letter) + "   "; bottom += "    " } else { top += "    "; bottom += String(letter) + "   " }
         }
-        let map = try AsciiMap(top + "\n" + bottom, ways: [(String(letters), ["highway": "residential"])])
+        let map = try DrawnMap(top + "\n" + bottom, ways: [(String(letters), ["highway": "residential"])])
         XCTAssertEqual(map.graph.edgeCount, 1)
         let segments = Self.allSegments(map.graph)
         XCTAssertEqual(segments.count, 30)

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import OSM
 import XCTest
+import TestSupport
 
 /// `InputCompression.detect` and `OSMInput`: the compression comes from the first bytes, never the name.
 final class CompressionDetectionTests: XCTestCase {

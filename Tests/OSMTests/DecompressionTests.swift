@@ -1,6 +1,7 @@
 import Foundation
 import OSM
 import XCTest
+import TestSupport
 
 /// `GzipByteSource` and `Bzip2ByteSource`: whole streams, concatenated members/streams, truncation and corruption.
 final class DecompressionTests: XCTestCase {

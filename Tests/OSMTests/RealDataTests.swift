@@ -1,6 +1,7 @@
 import Foundation
 import OSM
 import XCTest
+import TestSupport
 
 /// Reads the bundled OpenStreetMap extracts end to end and checks their element counts.
 final class RealDataTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import Graph
 import Routing
 import XCTest
+import TestSupport
 
 /// The contraction hierarchy's answers against plain Dijkstra on a real extract with one-ways and turn
 /// restrictions (north of Bayreuth), point to point and as matrices.
@@ -98,12 +99,12 @@ final class HierarchyCorrectnessTests: XCTestCase {
 
     /// Pairs with no route are nil in the matrix, not errors: a one-way's wrong direction and a separate road.
     func testUnreachablePairsAreNil() throws {
-        let map = try RoutingMap("""
+        let map = try DrawnMap("""
             a---b
 
 
             c---d
-            """, ways: [("ab", ["highway": "residential", "oneway": "yes"]), ("cd", ["highway": "residential"])], gridMetres: 100)
+            """, ways: [("ab", ["highway": "residential", "oneway": "yes"]), ("cd", ["highway": "residential"])], gridMetres: 100, hierarchy: true)
         let router = try map.router("car")
         XCTAssertNotNil(router.hierarchy)
         let result = try router.matrix(sources: [map.coordinate("a"), map.coordinate("c"), map.coordinate("b")],

@@ -2,11 +2,12 @@ import Foundation
 import XCTest
 import Graph
 @testable import Routing
+import TestSupport
 
 /// The rules that make answers hold on real data (docs/profiles.md): the nearest road first, off a small island
 /// only for a leg with no route; U-turns by car only at dead ends (a clipped way's cut end included); clipped
 /// ways and the restrictions they break. Maps on a 10 m grid; every route is checked against the hierarchy (by
-/// `RoutingMap`) and against `IndependentReference`, which reads the map's OSM file on its own.
+/// `DrawnMap`) and against `IndependentReference`, which reads the map's OSM file on its own.
 final class RealWorldRulesTests: XCTestCase {
     static let residential = ["highway": "residential"]
     static func residential(_ extra: [String: String]) -> [String: String] { residential.merging(extra) { $1 } }
@@ -19,7 +20,7 @@ final class RealWorldRulesTests: XCTestCase {
     }
 
     /// The seconds `IndependentReference` gives for the leg from `a` to `b` (nil: no route).
-    func referenceSeconds(_ map: RoutingMap, _ mode: IndependentReference.Mode, _ a: Coordinate, _ b: Coordinate) throws -> Double? {
+    func referenceSeconds(_ map: DrawnMap, _ mode: IndependentReference.Mode, _ a: Coordinate, _ b: Coordinate) throws -> Double? {
         let reference = try IndependentReference(path: map.osmPath)
         let net = reference.network(mode)
         let from = try XCTUnwrap(reference.stop(net, latitude: a.latitude, longitude: a.longitude))
@@ -28,7 +29,7 @@ final class RealWorldRulesTests: XCTestCase {
     }
 
     /// Asserts the engine's route (or its absence) from `a` to `b` agrees with the reference.
-    func assertReferenceAgrees(_ map: RoutingMap, _ mode: IndependentReference.Mode, _ a: Coordinate, _ b: Coordinate,
+    func assertReferenceAgrees(_ map: DrawnMap, _ mode: IndependentReference.Mode, _ a: Coordinate, _ b: Coordinate,
                                file: StaticString = #filePath, line: UInt = #line) throws {
         let expected = try referenceSeconds(map, mode, a, b)
         let found = try? map.router(mode.rawValue).routes(through: [a, b]).routes[0].expectedTravelTime
@@ -49,14 +50,14 @@ final class RealWorldRulesTests: XCTestCase {
                     s-------r
         """
 
-    func oneWayLoopMap() throws -> RoutingMap {
-        try RoutingMap(Self.oneWayLoop, ways: [("wa", Self.residential), ("abc", Self.residential), ("cv", Self.residential),
-                                              ("bp", Self.residential(["oneway": "yes"])), ("pqrsp", Self.residential(["oneway": "yes"]))])
+    func oneWayLoopMap() throws -> DrawnMap {
+        try DrawnMap(Self.oneWayLoop, ways: [("wa", Self.residential), ("abc", Self.residential), ("cv", Self.residential),
+                                              ("bp", Self.residential(["oneway": "yes"])), ("pqrsp", Self.residential(["oneway": "yes"]))], hierarchy: true)
     }
 
     func testOneWayLoopNextToTheStreetKeepsTheNearestRoadWhenItIsReached() throws {
         let map = try oneWayLoopMap()
-        let stop = RoutingMap.offset(map.point("p", "q", 0.5), north: 3)
+        let stop = DrawnMap.offset(map.point("p", "q", 0.5), north: 3)
         let router = try map.router("car")
         let snapped = try XCTUnwrap(router.snapper.snapStop(stop))
         XCTAssertEqual(snapped.nearest.distance, 3, accuracy: 0.01)
@@ -94,14 +95,14 @@ final class RealWorldRulesTests: XCTestCase {
             f-------g
         """
 
-    func blockMap() throws -> RoutingMap {
-        try RoutingMap(Self.blockAndFragment, ways: [("ab", Self.residential), ("bc", Self.residential), ("ce", Self.residential),
-                                                    ("ed", Self.residential), ("da", Self.residential), ("fg", Self.residential)])
+    func blockMap() throws -> DrawnMap {
+        try DrawnMap(Self.blockAndFragment, ways: [("ab", Self.residential), ("bc", Self.residential), ("ce", Self.residential),
+                                                    ("ed", Self.residential), ("da", Self.residential), ("fg", Self.residential)], hierarchy: true)
     }
 
     func testTrueIslandFallsBackToTheMainNetworkOnlyForTheLegThatNeedsIt() throws {
         let map = try blockMap()
-        let stop = RoutingMap.offset(map.point("f", "g", 0.5), north: 5)
+        let stop = DrawnMap.offset(map.point("f", "g", 0.5), north: 5)
         for profile in ["car", "foot"] {
             let (routes, waypoints) = try map.routes(profile, [stop, map.coordinate("a")])
             XCTAssertEqual(waypoints[0].snappingDistance, 15, accuracy: 0.01, profile)
@@ -116,14 +117,14 @@ final class RealWorldRulesTests: XCTestCase {
         // A snapping limit (the server's radiuses) below the main network's distance keeps the stop where it is.
         let router = try map.router("car")
         XCTAssertNil(try XCTUnwrap(router.snapper.snapStop(stop, maxDistance: 10)).offIsland)
-        XCTAssertEqual(RoutingMap.routingError { try router.routes(through: [stop, map.coordinate("a")], options: RouteOptions(maxSnappingDistance: 10)) },
+        XCTAssertEqual(DrawnMap.routingError { try router.routes(through: [stop, map.coordinate("a")], options: RouteOptions(maxSnappingDistance: 10)) },
                        .noRoute(leg: 0, from: stop, to: map.coordinate("a"), profile: "car"))
     }
 
     /// The same fragment 100 m below the block, a stop 2 m from it: the main network is beyond the 50 m tolerance, so
     /// the leg to it has no route, and the error names that leg.
     func testIslandBeyondTheToleranceHasNoRouteNamingTheLeg() throws {
-        let map = try RoutingMap("""
+        let map = try DrawnMap("""
             a-------b-------c
             |               |
             d---------------e
@@ -138,11 +139,11 @@ final class RealWorldRulesTests: XCTestCase {
 
                 f-------g
             """, ways: [("ab", Self.residential), ("bc", Self.residential), ("ce", Self.residential),
-                        ("ed", Self.residential), ("da", Self.residential), ("fg", Self.residential)])
-        let stop = RoutingMap.offset(map.point("f", "g", 0.5), north: 2)
+                        ("ed", Self.residential), ("da", Self.residential), ("fg", Self.residential)], hierarchy: true)
+        let stop = DrawnMap.offset(map.point("f", "g", 0.5), north: 2)
         XCTAssertNil(try map.router("car").snapper.snapStop(stop)?.offIsland)
         let stops = [map.coordinate("a"), map.coordinate("c"), stop]
-        let error = try XCTUnwrap(RoutingMap.routingError { try map.routes("car", stops) })
+        let error = try XCTUnwrap(DrawnMap.routingError { try map.routes("car", stops) })
         XCTAssertEqual(error, .noRoute(leg: 1, from: map.coordinate("c"), to: stop, profile: "car"))
         XCTAssertTrue(error.description.contains("leg 2"), error.description)
         XCTAssertNil(try referenceSeconds(map, .car, map.coordinate("c"), stop))
@@ -169,10 +170,10 @@ final class RealWorldRulesTests: XCTestCase {
             k-------m
         """
 
-    func viaWayDodgeMap(profiles: [TravelProfile] = [.car, .foot]) throws -> RoutingMap {
-        try RoutingMap(Self.viaWayDodge, ways: [("fx", Self.residential), ("xy", Self.residential), ("yt", Self.residential),
+    func viaWayDodgeMap(profiles: [TravelProfile] = [.car, .foot]) throws -> DrawnMap {
+        try DrawnMap(Self.viaWayDodge, ways: [("fx", Self.residential), ("xy", Self.residential), ("yt", Self.residential),
                                                ("xgk", Self.residential), ("km", Self.residential), ("mhy", Self.residential)],
-                       relations: [.restriction("no_straight_on", from: "fx", viaWays: ["xy"], to: "yt")], profiles: profiles)
+                       relations: [.restriction("no_straight_on", from: "fx", viaWays: ["xy"], to: "yt")], profiles: profiles, hierarchy: true)
     }
 
     func testViaWayRestrictionIsNoLongerDodgedWithTwoUTurns() throws {
@@ -203,8 +204,8 @@ final class RealWorldRulesTests: XCTestCase {
     func testNoUTurnWhereACarRoadMeetsACycleway() throws {
         let ways: [(String, [String: String])] = [("ax", Self.residential), ("xb", Self.residential), ("bc", Self.residential),
                                                   ("sx", Self.residential), ("bz", ["highway": "cycleway"])]
-        let relations: [RoutingMap.Relation] = [.restriction("no_left_turn", from: "sx", via: "x", to: "ax")]
-        let map = try RoutingMap(Self.cyclewayJunction, ways: ways, relations: relations)
+        let relations: [DrawnMap.Relation] = [.restriction("no_left_turn", from: "sx", via: "x", to: "ax")]
+        let map = try DrawnMap(Self.cyclewayJunction, ways: ways, relations: relations, hierarchy: true)
         let start = map.point("s", "x", 0.5), stop = map.point("a", "x", 0.5)
         let route = try map.route("car", [start, stop])
         XCTAssertRoute(map, route, letters: "xbcbx", seconds: map.seconds("sx", kmh: Speed.residential) / 2
@@ -212,7 +213,7 @@ final class RealWorldRulesTests: XCTestCase {
         XCTAssertEqual(route.steps.filter { $0.maneuver == .uturn }.count, 1, "one U-turn, at the dead end c")
         try assertReferenceAgrees(map, .car, start, stop)
         // Turning back anywhere, the car would turn at the cycleway.
-        let old = try RoutingMap(Self.cyclewayJunction, ways: ways, relations: relations, profiles: [Self.carTurningAnywhere, .foot])
+        let old = try DrawnMap(Self.cyclewayJunction, ways: ways, relations: relations, profiles: [Self.carTurningAnywhere, .foot], hierarchy: true)
         XCTAssertEqual(old.letters(of: try old.route("car", [start, stop])), "xbx")
         // Walkers turn anywhere (and ignore the restriction).
         XCTAssertEqual(map.letters(of: try map.route("foot", [start, stop])), "x")
@@ -229,12 +230,12 @@ final class RealWorldRulesTests: XCTestCase {
     func testAClippedWayEndIsADeadEndWhereACarMayTurn() throws {
         let ways: [(String, [String: String])] = [("ax", Self.residential), ("xb", Self.residential), ("bcmn", Self.residential),
                                                   ("sx", Self.residential), ("bz", ["highway": "cycleway"])]
-        let relations: [RoutingMap.Relation] = [.restriction("no_left_turn", from: "sx", via: "x", to: "ax")]
-        let whole = try RoutingMap(Self.clippedStreet, ways: ways, relations: relations)
+        let relations: [DrawnMap.Relation] = [.restriction("no_left_turn", from: "sx", via: "x", to: "ax")]
+        let whole = try DrawnMap(Self.clippedStreet, ways: ways, relations: relations, hierarchy: true)
         // The same drawing, so the same points in both maps.
         let start = whole.point("s", "x", 0.5), stop = whole.point("a", "x", 0.5)
         XCTAssertEqual(whole.letters(of: try whole.route("car", [start, stop])), "xbcmnmcbx")
-        let clipped = try RoutingMap(Self.clippedStreet, ways: ways, relations: relations, omit: "m")
+        let clipped = try DrawnMap(Self.clippedStreet, ways: ways, relations: relations, omit: "m", hierarchy: true)
         XCTAssertEqual(clipped.statistics.waysWithMissingNodes, 1)
         XCTAssertEqual(clipped.statistics.segmentsDropped, 2)
         let route = try clipped.route("car", [start, stop])
@@ -260,15 +261,15 @@ final class RealWorldRulesTests: XCTestCase {
 
     func testARestrictionWhoseToWayWasCutIsSkippedAndCounted() throws {
         let ways: [(String, [String: String])] = [("ax", Self.residential), ("xc", Self.residential), ("xybe", Self.residential)]
-        let onlyStraightOn = RoutingMap.Relation.restriction("only_straight_on", from: "ax", via: "x", to: "xybe")
-        let toAbsentWay = RoutingMap.Relation(members: [.way("ax", role: "from"), .node("x", role: "via"), .wayID(999, role: "to")],
+        let onlyStraightOn = DrawnMap.Relation.restriction("only_straight_on", from: "ax", via: "x", to: "xybe")
+        let toAbsentWay = DrawnMap.Relation(members: [.way("ax", role: "from"), .node("x", role: "via"), .wayID(999, role: "to")],
                                               tags: ["type": "restriction", "restriction": "no_right_turn"])
-        let whole = try RoutingMap(Self.cutToWay, ways: ways, relations: [onlyStraightOn, toAbsentWay])
+        let whole = try DrawnMap(Self.cutToWay, ways: ways, relations: [onlyStraightOn, toAbsentWay], hierarchy: true)
         XCTAssertEqual(whole.statistics.restrictionsSkipped, 1)
         XCTAssertEqual(whole.statistics.restrictionSkips?.missingMember, 1)
         XCTAssertEqual(whole.route("car", from: "a", to: "c", or: -1), 40 + 120 + 120 + 20, accuracy: 0.05)
 
-        let clipped = try RoutingMap(Self.cutToWay, ways: ways, relations: [onlyStraightOn, toAbsentWay], omit: "y")
+        let clipped = try DrawnMap(Self.cutToWay, ways: ways, relations: [onlyStraightOn, toAbsentWay], omit: "y", hierarchy: true)
         XCTAssertEqual(clipped.statistics.restrictionsSkipped, 2)
         XCTAssertEqual(clipped.statistics.restrictionSkips, {
             var skips = ImportStatistics.RestrictionSkips()
@@ -284,7 +285,7 @@ final class RealWorldRulesTests: XCTestCase {
     }
 }
 
-extension RoutingMap {
+extension DrawnMap {
     /// The length of the best car route between two letters, or `missing` when there is none.
     func route(_ name: String, from: Character, to: Character, or missing: Double) -> Double {
         (try? route(name, from: from, to: to).distance) ?? missing

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import Graph
 @testable import Routing
+import TestSupport
 
 /// How routes behave on small drawn maps: one-ways, roundabouts, barriers, turn restrictions (via node and via way),
 /// U-turns, multi-stop legs, alternatives and straight lines. Every map is drawn on a 10 m grid (one column east,
@@ -20,24 +21,24 @@ final class RouterBehaviourTests: XCTestCase {
         """
 
     func testCarCannotDriveAgainstAOneWayAndGoesAround() throws {
-        let map = try RoutingMap(Self.block, ways: [("ab", Self.residential(["oneway": "yes"])), ("acdb", Self.residential)])
+        let map = try DrawnMap(Self.block, ways: [("ab", Self.residential(["oneway": "yes"])), ("acdb", Self.residential)], hierarchy: true)
         XCTAssertRoute(map, try map.route("car", from: "a", to: "b"), letters: "ab", seconds: map.seconds("ab", kmh: Speed.residential))
         XCTAssertRoute(map, try map.route("car", from: "b", to: "a"), letters: "bdca", seconds: map.seconds("bdca", kmh: Speed.residential))
     }
 
     func testOnewayMinusOneRunsAgainstTheDrawing() throws {
-        let map = try RoutingMap(Self.block, ways: [("ab", Self.residential(["oneway": "-1"])), ("acdb", Self.residential)])
+        let map = try DrawnMap(Self.block, ways: [("ab", Self.residential(["oneway": "-1"])), ("acdb", Self.residential)], hierarchy: true)
         XCTAssertRoute(map, try map.route("car", from: "a", to: "b"), letters: "acdb", seconds: map.seconds("acdb", kmh: Speed.residential))
         XCTAssertRoute(map, try map.route("car", from: "b", to: "a"), letters: "ba", seconds: map.seconds("ba", kmh: Speed.residential))
     }
 
     func testFootIgnoresOneway() throws {
-        let map = try RoutingMap(Self.block, ways: [("ab", Self.residential(["oneway": "yes"])), ("acdb", Self.residential)])
+        let map = try DrawnMap(Self.block, ways: [("ab", Self.residential(["oneway": "yes"])), ("acdb", Self.residential)], hierarchy: true)
         XCTAssertRoute(map, try map.route("foot", from: "b", to: "a"), letters: "ba", seconds: map.seconds("ba", kmh: Speed.foot))
     }
 
     func testOnewayFootIsHonouredOnFoot() throws {
-        let map = try RoutingMap(Self.block, ways: [("ab", ["highway": "footway", "oneway:foot": "yes"]), ("acdb", ["highway": "footway"])])
+        let map = try DrawnMap(Self.block, ways: [("ab", ["highway": "footway", "oneway:foot": "yes"]), ("acdb", ["highway": "footway"])], hierarchy: true)
         XCTAssertRoute(map, try map.route("foot", from: "a", to: "b"), letters: "ab", seconds: map.seconds("ab", kmh: Speed.foot))
         XCTAssertRoute(map, try map.route("foot", from: "b", to: "a"), letters: "bdca", seconds: map.seconds("bdca", kmh: Speed.foot))
     }
@@ -54,11 +55,11 @@ final class RouterBehaviourTests: XCTestCase {
           g---f---e
         """
 
-    func roundaboutMap() throws -> RoutingMap {
-        try RoutingMap(Self.roundabout, ways: [
+    func roundaboutMap() throws -> DrawnMap {
+        try DrawnMap(Self.roundabout, ways: [
             ("bahgfedcb", ["highway": "tertiary", "junction": "roundabout"]),
             ("xb", Self.residential), ("yh", Self.residential), ("dz", Self.residential),
-        ])
+        ], hierarchy: true)
     }
 
     func testRoundaboutIsDrivenInItsDirectionOnly() throws {
@@ -89,10 +90,10 @@ final class RouterBehaviourTests: XCTestCase {
         d-------e
         """
 
-    func barrierMap(_ barrier: [String: String], aroundTheBlock: Bool = true) throws -> RoutingMap {
+    func barrierMap(_ barrier: [String: String], aroundTheBlock: Bool = true) throws -> DrawnMap {
         var ways = [("abc", Self.residential)]
         if aroundTheBlock { ways.append(("adec", Self.residential)) }
-        return try RoutingMap(Self.barrierBlock, ways: ways, nodes: ["b": barrier])
+        return try DrawnMap(Self.barrierBlock, ways: ways, nodes: ["b": barrier], hierarchy: true)
     }
 
     func testCarCannotPassABollardAndGoesAround() throws {
@@ -139,9 +140,9 @@ final class RouterBehaviourTests: XCTestCase {
     func testStopBeyondABollardWithNoWayRoundIsUnreachableByCar() throws {
         let map = try barrierMap(["barrier": "bollard"], aroundTheBlock: false)
         let before = map.point("a", "b", 0.5), beyond = map.point("b", "c", 0.5)
-        XCTAssertEqual(RoutingMap.routingError { try map.route("car", [before, beyond]) },
+        XCTAssertEqual(DrawnMap.routingError { try map.route("car", [before, beyond]) },
                        .noRoute(leg: 0, from: before, to: beyond, profile: "car"))
-        XCTAssertEqual(RoutingMap.routingError { try map.route("car", from: "a", to: "c") },
+        XCTAssertEqual(DrawnMap.routingError { try map.route("car", from: "a", to: "c") },
                        .noRoute(leg: 0, from: map.coordinate("a"), to: map.coordinate("c"), profile: "car"))
         // The bollard itself may be the end of a route, and walkers get through.
         XCTAssertRoute(map, try map.route("car", from: "a", to: "b"), letters: "ab", seconds: map.seconds("ab", kmh: Speed.residential))
@@ -152,13 +153,13 @@ final class RouterBehaviourTests: XCTestCase {
     /// to the bollard b, turns and comes back past y to the stop on a–y. (The dead end s is two-way: a one-way
     /// leading out of a dead end would be a one-way trap, an island the snapper avoids.)
     func testCarTurnsBackAtABollard() throws {
-        let map = try RoutingMap("""
+        let map = try DrawnMap("""
             a---y---b---c
                 |
                 s
             """, ways: [("ay", Self.residential), ("yb", Self.residential), ("bc", Self.residential), ("sy", Self.residential)],
             nodes: ["b": ["barrier": "bollard"]],
-            relations: [.restriction("no_left_turn", from: "sy", via: "y", to: "ay")])
+            relations: [.restriction("no_left_turn", from: "sy", via: "y", to: "ay")], hierarchy: true)
         let start = map.point("s", "y", 0.5), stop = map.point("a", "y", 0.5)
         XCTAssertRoute(map, try map.route("car", [start, stop]), letters: "yby",
                        seconds: map.seconds("sy", kmh: Speed.residential) / 2 + 2 * map.seconds("yb", kmh: Speed.residential)
@@ -185,17 +186,17 @@ final class RouterBehaviourTests: XCTestCase {
 
     /// A stop just outside a bend snaps exactly onto the bollard at the bend; a car that came from a cannot carry on to c.
     func testStopSnappedOntoABollardAtABendDoesNotLetTheCarThrough() throws {
-        let map = try RoutingMap("""
+        let map = try DrawnMap("""
             a-------b
                     |
                     |
                     c
-            """, ways: [("abc", Self.residential)], nodes: ["b": ["barrier": "bollard"]])
-        let corner = RoutingMap.offset(map.coordinate("b"), north: 5, east: 5)
+            """, ways: [("abc", Self.residential)], nodes: ["b": ["barrier": "bollard"]], hierarchy: true)
+        let corner = DrawnMap.offset(map.coordinate("b"), north: 5, east: 5)
         let snapped = try XCTUnwrap(try map.router("car").snapper.snap(corner))
         XCTAssertEqual(snapped.location, map.coordinate("b"))
         let stops = [map.coordinate("a"), corner, map.coordinate("c")]
-        XCTAssertEqual(RoutingMap.routingError { try map.route("car", stops) }, .noRoute(leg: 1, from: corner, to: map.coordinate("c"), profile: "car"))
+        XCTAssertEqual(DrawnMap.routingError { try map.route("car", stops) }, .noRoute(leg: 1, from: corner, to: map.coordinate("c"), profile: "car"))
         XCTAssertEqual(try map.route("car", [map.coordinate("a"), corner, map.coordinate("a")]).distance, 160, accuracy: 0.05)
         XCTAssertEqual(try map.route("foot", stops).distance, 110, accuracy: 0.05)
     }
@@ -214,13 +215,13 @@ final class RouterBehaviourTests: XCTestCase {
         ("ax", residential), ("xb", residential), ("bc", residential), ("bd", residential), ("sx", residential),
     ]
 
-    func junctionRoute(_ relations: [RoutingMap.Relation], profile: String = "car") throws -> (RoutingMap, Route) {
-        let map = try RoutingMap(Self.junction, ways: Self.junctionWays, relations: relations)
+    func junctionRoute(_ relations: [DrawnMap.Relation], profile: String = "car") throws -> (DrawnMap, Route) {
+        let map = try DrawnMap(Self.junction, ways: Self.junctionWays, relations: relations, hierarchy: true)
         return (map, try map.route(profile, [map.point("s", "x", 0.5), map.point("a", "x", 0.5)]))
     }
 
     /// Seconds of a junction route: half of s–x, then whole edges, then half of x–a.
-    func junctionSeconds(_ map: RoutingMap, _ whole: String, kmh: Double = Speed.residential) -> Double {
+    func junctionSeconds(_ map: DrawnMap, _ whole: String, kmh: Double = Speed.residential) -> Double {
         map.seconds("sx", kmh: kmh) / 2 + (whole.count > 1 ? map.seconds(whole, kmh: kmh) : 0) + map.seconds("xa", kmh: kmh) / 2
     }
 
@@ -265,8 +266,8 @@ final class RouterBehaviourTests: XCTestCase {
 
     func testOnlyStraightOnDoesNotApplyFromOtherWays() throws {
         // Coming from c (not from x–b), the car may turn into d at b.
-        let map = try RoutingMap(Self.junction, ways: Self.junctionWays,
-                                 relations: [.restriction("only_straight_on", from: "xb", via: "b", to: "bc")])
+        let map = try DrawnMap(Self.junction, ways: Self.junctionWays,
+                                 relations: [.restriction("only_straight_on", from: "xb", via: "b", to: "bc")], hierarchy: true)
         XCTAssertRoute(map, try map.route("car", from: "c", to: "d"), letters: "cbd", seconds: map.seconds("cbd", kmh: Speed.residential))
         // From x–b it may not: x → b → c, turn, → b → d.
         XCTAssertRoute(map, try map.route("car", [map.point("x", "b", 0.5), map.coordinate("d")]), letters: "bcbd",
@@ -299,11 +300,11 @@ final class RouterBehaviourTests: XCTestCase {
             c-------e
         """
 
-    func viaWayMap(_ relations: [RoutingMap.Relation], withLeftSide: Bool = true) throws -> RoutingMap {
+    func viaWayMap(_ relations: [DrawnMap.Relation], withLeftSide: Bool = true) throws -> DrawnMap {
         var ways: [(String, [String: String])] = [("fa", Self.residential), ("ab", Self.residential), ("bg", Self.residential),
                                                   ("bd", Self.residential), ("de", Self.residential)]
         if withLeftSide { ways += [("ac", Self.residential), ("ce", Self.residential)] }
-        return try RoutingMap(Self.viaWayMap, ways: ways, relations: relations)
+        return try DrawnMap(Self.viaWayMap, ways: ways, relations: relations, hierarchy: true)
     }
 
     func testUnrestrictedViaWayMap() throws {
@@ -366,15 +367,15 @@ final class RouterBehaviourTests: XCTestCase {
         let maps = [
             try viaWayMap([.restriction("no_right_turn", from: "fa", viaWays: ["ab"], to: "bd")]),
             try viaWayMap([.restriction("only_straight_on", from: "fa", viaWays: ["ab"], to: "bg")], withLeftSide: false),
-            try RoutingMap(Self.junction, ways: Self.junctionWays, relations: [
+            try DrawnMap(Self.junction, ways: Self.junctionWays, relations: [
                 .restriction("no_left_turn", from: "sx", via: "x", to: "ax"), .restriction("only_straight_on", from: "xb", via: "b", to: "bc"),
-            ]),
-            try RoutingMap(Self.junction, ways: Self.junctionWays, relations: [
+            ], hierarchy: true),
+            try DrawnMap(Self.junction, ways: Self.junctionWays, relations: [
                 .restriction("no_left_turn", from: "sx", via: "x", to: "ax"), .restriction("no_u_turn", from: "xb", via: "b", to: "xb"),
-            ]),
+            ], hierarchy: true),
             try barrierMap(["barrier": "bollard"]),
             try barrierMap(["barrier": "bollard"], aroundTheBlock: false),
-            try RoutingMap(Self.block, ways: [("ab", Self.residential(["oneway": "yes"])), ("acdb", Self.residential)]),
+            try DrawnMap(Self.block, ways: [("ab", Self.residential(["oneway": "yes"])), ("acdb", Self.residential)], hierarchy: true),
             try roundaboutMap(),
         ]
         var compared = 0, routed = 0
@@ -414,7 +415,7 @@ final class RouterBehaviourTests: XCTestCase {
     /// Start and stop on the same slow edge: leaving it backwards, taking the fast road round and coming back in from
     /// the far end beats crawling along it.
     func testSameEdgeStopsMayGoRoundWhenThatIsFaster() throws {
-        let map = try RoutingMap(Self.block, ways: [("ab", ["highway": "living_street"]), ("acdb", ["highway": "primary"])])
+        let map = try DrawnMap(Self.block, ways: [("ab", ["highway": "living_street"]), ("acdb", ["highway": "primary"])], hierarchy: true)
         let start = map.point("a", "b", 0.1), stop = map.point("a", "b", 0.9)
         let slow = map.seconds("ab", kmh: 10)
         let round = 0.1 * slow + map.seconds("acdb", kmh: Speed.primary) + 0.1 * slow
@@ -426,11 +427,11 @@ final class RouterBehaviourTests: XCTestCase {
 
     /// Stops a, the dead end e, then c: the car reverses at e at no cost.
     func testDeadEndStopThenBackAtNoCost() throws {
-        let map = try RoutingMap("""
+        let map = try DrawnMap("""
             a-------b-------c
                     |
                     e
-            """, ways: [("abc", Self.residential), ("be", Self.residential)])
+            """, ways: [("abc", Self.residential), ("be", Self.residential)], hierarchy: true)
         let (routes, _) = try map.routes("car", [map.coordinate("a"), map.coordinate("e"), map.coordinate("c")])
         let route = routes[0]
         XCTAssertEqual(route.legs.count, 2)
@@ -441,7 +442,7 @@ final class RouterBehaviourTests: XCTestCase {
 
     /// A stop behind the previous one on a two-way street: the next leg simply leaves the other way.
     func testEachLegLeavesItsStopEitherWayOnATwoWayStreet() throws {
-        let map = try RoutingMap(Self.block, ways: [("ab", Self.residential), ("acdb", Self.residential)])
+        let map = try DrawnMap(Self.block, ways: [("ab", Self.residential), ("acdb", Self.residential)], hierarchy: true)
         let stops = [map.point("a", "b", 0.2), map.point("a", "b", 0.8), map.point("a", "b", 0.5)]
         let (routes, _) = try map.routes("car", stops)
         let route = routes[0], edge = map.seconds("ab", kmh: Speed.residential)
@@ -456,7 +457,7 @@ final class RouterBehaviourTests: XCTestCase {
 
     /// On a one-way street the next leg may only leave forwards, and goes round the block.
     func testALegLeavesAOneWayStopForwardsOnly() throws {
-        let map = try RoutingMap(Self.block, ways: [("ab", Self.residential(["oneway": "yes"])), ("acdb", Self.residential)])
+        let map = try DrawnMap(Self.block, ways: [("ab", Self.residential(["oneway": "yes"])), ("acdb", Self.residential)], hierarchy: true)
         let stops = [map.point("a", "b", 0.2), map.point("a", "b", 0.8), map.point("a", "b", 0.5)]
         let route = try map.route("car", stops)
         let edge = map.seconds("ab", kmh: Speed.residential)
@@ -473,9 +474,9 @@ final class RouterBehaviourTests: XCTestCase {
         """
 
     func testThreeStopsMakeTwoLegsAndWaypoints() throws {
-        let map = try RoutingMap(Self.mainStreet, ways: [("abcd", Self.residential(["name": "Main Street"])), ("be", Self.residential(["name": "Side Street"]))])
+        let map = try DrawnMap(Self.mainStreet, ways: [("abcd", Self.residential(["name": "Main Street"])), ("be", Self.residential(["name": "Side Street"]))], hierarchy: true)
         let roadA = map.point("a", "b", 0.5), roadB = map.point("b", "c", 0.5), roadC = map.point("c", "d", 0.75)
-        let stops = [RoutingMap.offset(roadA, north: 4), RoutingMap.offset(roadB, north: -6), roadC]
+        let stops = [DrawnMap.offset(roadA, north: 4), DrawnMap.offset(roadB, north: -6), roadC]
         let (routes, waypoints) = try map.routes("car", stops)
         XCTAssertEqual(routes.count, 1)
         let route = routes[0]
@@ -509,7 +510,7 @@ final class RouterBehaviourTests: XCTestCase {
     }
 
     func testIdenticalStopsMakeAZeroLengthLeg() throws {
-        let map = try RoutingMap(Self.mainStreet, ways: [("abcd", Self.residential), ("be", Self.residential)])
+        let map = try DrawnMap(Self.mainStreet, ways: [("abcd", Self.residential), ("be", Self.residential)], hierarchy: true)
         let a = map.point("a", "b", 0.5), c = map.point("c", "d", 0.5)
         let route = try map.route("car", [a, a, c])
         XCTAssertEqual(route.legs.count, 2)
@@ -528,26 +529,26 @@ final class RouterBehaviourTests: XCTestCase {
     }
 
     func testDisconnectedStopsNameTheLeg() throws {
-        let map = try RoutingMap("""
+        let map = try DrawnMap("""
             a-----b-----c                       x-----y
 
             d-----e
-            """, ways: [("abc", Self.residential), ("ad", Self.residential), ("de", Self.residential), ("xy", Self.residential)])
+            """, ways: [("abc", Self.residential), ("ad", Self.residential), ("de", Self.residential), ("xy", Self.residential)], hierarchy: true)
         let stops = [map.point("a", "b", 0.5), map.point("b", "c", 0.5), map.point("x", "y", 0.5)]
-        let error = RoutingMap.routingError { try map.route("car", stops) }
+        let error = DrawnMap.routingError { try map.route("car", stops) }
         XCTAssertEqual(error, .noRoute(leg: 1, from: stops[1], to: stops[2], profile: "car"))
         XCTAssertTrue(error?.description.contains("leg 2") ?? false, error?.description ?? "no error")
-        XCTAssertEqual(RoutingMap.routingError { try map.route("car", [map.coordinate("x"), map.coordinate("e")]) },
+        XCTAssertEqual(DrawnMap.routingError { try map.route("car", [map.coordinate("x"), map.coordinate("e")]) },
                        .noRoute(leg: 0, from: map.coordinate("x"), to: map.coordinate("e"), profile: "car"))
     }
 
     func testTooFewStopsAndUnknownProfile() throws {
-        let map = try RoutingMap(Self.block, ways: [("ab", Self.residential)])
-        XCTAssertEqual(RoutingMap.routingError { try map.route("car", [map.coordinate("a")]) }, .tooFewStops(1))
-        XCTAssertEqual(RoutingMap.routingError { try map.route("car", []) }, .tooFewStops(0))
-        XCTAssertEqual(RoutingMap.routingError { try Router(graph: map.graph, profile: "bike") }, .unknownProfile("bike", available: ["car", "foot"]))
+        let map = try DrawnMap(Self.block, ways: [("ab", Self.residential)], hierarchy: true)
+        XCTAssertEqual(DrawnMap.routingError { try map.route("car", [map.coordinate("a")]) }, .tooFewStops(1))
+        XCTAssertEqual(DrawnMap.routingError { try map.route("car", []) }, .tooFewStops(0))
+        XCTAssertEqual(DrawnMap.routingError { try Router(graph: map.graph, profile: "bike") }, .unknownProfile("bike", available: ["car", "foot"]))
         let bad = Coordinate(latitude: 95, longitude: 8)
-        XCTAssertEqual(RoutingMap.routingError { try map.route("car", [map.coordinate("a"), bad]) }, .invalidCoordinate(stop: 1, bad))
+        XCTAssertEqual(DrawnMap.routingError { try map.route("car", [map.coordinate("a"), bad]) }, .invalidCoordinate(stop: 1, bad))
     }
 
     // MARK: Alternatives
@@ -562,8 +563,8 @@ final class RouterBehaviourTests: XCTestCase {
         """
 
     func testAlternativesAreReallyDifferentAndNotMuchSlower() throws {
-        let map = try RoutingMap(Self.threePaths, ways: [("sc", Self.residential), ("cd", Self.residential), ("dt", Self.residential),
-                                                         ("cabd", Self.residential), ("cefd", Self.residential)])
+        let map = try DrawnMap(Self.threePaths, ways: [("sc", Self.residential), ("cd", Self.residential), ("dt", Self.residential),
+                                                         ("cabd", Self.residential), ("cefd", Self.residential)], hierarchy: true)
         let stops = [map.coordinate("s"), map.coordinate("t")]
         let (routes, _) = try map.routes("car", stops, options: RouteOptions(alternatives: 2))
         XCTAssertEqual(routes.count, 3)
@@ -583,7 +584,7 @@ final class RouterBehaviourTests: XCTestCase {
     }
 
     func testNoAlternativeWhenOnlyOnePathExists() throws {
-        let map = try RoutingMap(Self.threePaths, ways: [("sc", Self.residential), ("cd", Self.residential), ("dt", Self.residential)])
+        let map = try DrawnMap(Self.threePaths, ways: [("sc", Self.residential), ("cd", Self.residential), ("dt", Self.residential)], hierarchy: true)
         let (routes, _) = try map.routes("car", [map.coordinate("s"), map.coordinate("t")], options: RouteOptions(alternatives: 3))
         XCTAssertEqual(routes.count, 1)
     }
@@ -591,19 +592,19 @@ final class RouterBehaviourTests: XCTestCase {
     /// A detour round a short stretch near the end is fast enough (440 m against 400 m) but shares 82 % of its length
     /// with the best route: not offered.
     func testNoAlternativeThatMostlySharesTheBestRoute() throws {
-        let map = try RoutingMap("""
+        let map = try DrawnMap("""
             s-------------------------------c---d---t
                                             |   |
                                             e---f
-            """, ways: [("sc", Self.residential), ("cd", Self.residential), ("dt", Self.residential), ("cefd", Self.residential)])
+            """, ways: [("sc", Self.residential), ("cd", Self.residential), ("dt", Self.residential), ("cefd", Self.residential)], hierarchy: true)
         let stops = [map.coordinate("s"), map.coordinate("t")]
         XCTAssertEqual(try map.routes("car", stops, options: RouteOptions(alternatives: 2)).routes.count, 1)
         // Without s–c (and with a longer c–d) most of the route is the detour (180 m against 140 m): then it is offered.
-        let short = try RoutingMap("""
+        let short = try DrawnMap("""
             c---------d---t
             |         |
             e---------f
-            """, ways: [("cd", Self.residential), ("dt", Self.residential), ("cefd", Self.residential)])
+            """, ways: [("cd", Self.residential), ("dt", Self.residential), ("cefd", Self.residential)], hierarchy: true)
         let routes = try short.routes("car", [short.coordinate("c"), short.coordinate("t")], options: RouteOptions(alternatives: 2)).routes
         XCTAssertEqual(routes.map { short.letters(of: $0) }, ["cdt", "cefdt"])
         assertAlternativesRules(routes)
@@ -612,8 +613,8 @@ final class RouterBehaviourTests: XCTestCase {
     func testNoAlternativeWhenTheOtherPathsAreTooSlow() throws {
         // Over the top and the bottom at 10 km/h: more than 1.4 × the best time.
         let slow = ["highway": "living_street"]
-        let map = try RoutingMap(Self.threePaths, ways: [("sc", Self.residential), ("cd", Self.residential), ("dt", Self.residential),
-                                                         ("cabd", slow), ("cefd", slow)])
+        let map = try DrawnMap(Self.threePaths, ways: [("sc", Self.residential), ("cd", Self.residential), ("dt", Self.residential),
+                                                         ("cabd", slow), ("cefd", slow)], hierarchy: true)
         let (routes, _) = try map.routes("car", [map.coordinate("s"), map.coordinate("t")], options: RouteOptions(alternatives: 2))
         XCTAssertEqual(routes.count, 1)
         // On foot every way is 5 km/h: the two detours are offered.
@@ -639,7 +640,7 @@ final class RouterBehaviourTests: XCTestCase {
     // MARK: Straight lines
 
     func testStraightLinesAreGreatCircles() throws {
-        let map = try RoutingMap(Self.block, ways: [("ab", Self.residential)])
+        let map = try DrawnMap(Self.block, ways: [("ab", Self.residential)], hierarchy: true)
         // Stops far from any road are fine: nothing is snapped.
         let stops = [Coordinate(latitude: 49.0, longitude: 8.0), Coordinate(latitude: 49.05, longitude: 8.02),
                      Coordinate(latitude: 48.5, longitude: 9.3), Coordinate(latitude: 48.5, longitude: 9.3)]
@@ -649,13 +650,13 @@ final class RouterBehaviourTests: XCTestCase {
         XCTAssertEqual(route.legs.count, 3)
         var total = 0.0
         for (k, leg) in route.legs.enumerated() {
-            let expected = RoutingMap.haversine(stops[k], stops[k + 1])
+            let expected = DrawnMap.haversine(stops[k], stops[k + 1])
             total += expected
             XCTAssertEqual(leg.distance, expected, accuracy: 1e-6 * max(1, expected), "leg \(k)")
             XCTAssertEqual(leg.geometry.first, stops[k])
             XCTAssertEqual(leg.geometry.last, stops[k + 1])
             // The points lie on the great circle: the pieces add up to the whole, none much longer than a kilometre.
-            let pieces = zip(leg.geometry, leg.geometry.dropFirst()).map { RoutingMap.haversine($0, $1) }
+            let pieces = zip(leg.geometry, leg.geometry.dropFirst()).map { DrawnMap.haversine($0, $1) }
             XCTAssertEqual(pieces.reduce(0, +), expected, accuracy: 0.01, "leg \(k)")
             for piece in pieces { XCTAssertLessThanOrEqual(piece, 1000.01) }
             XCTAssertTrue(leg.steps.isEmpty)
@@ -671,11 +672,11 @@ final class RouterBehaviourTests: XCTestCase {
     }
 
     func testStraightLinesRejectInvalidStops() throws {
-        let map = try RoutingMap(Self.block, ways: [("ab", Self.residential)])
+        let map = try DrawnMap(Self.block, ways: [("ab", Self.residential)], hierarchy: true)
         let bad = Coordinate(latitude: 10, longitude: 200)
-        XCTAssertEqual(RoutingMap.routingError { try map.routes("car", [map.coordinate("a"), bad], options: RouteOptions(straightLines: true)) },
+        XCTAssertEqual(DrawnMap.routingError { try map.routes("car", [map.coordinate("a"), bad], options: RouteOptions(straightLines: true)) },
                        .invalidCoordinate(stop: 1, bad))
-        XCTAssertEqual(RoutingMap.routingError { try map.routes("car", [bad], options: RouteOptions(straightLines: true)) }, .tooFewStops(1))
+        XCTAssertEqual(DrawnMap.routingError { try map.routes("car", [bad], options: RouteOptions(straightLines: true)) }, .tooFewStops(1))
     }
 
     func contains(_ box: BoundingBox, _ point: Coordinate) -> Bool {

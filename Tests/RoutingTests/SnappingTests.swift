@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import Graph
 @testable import Routing
+import TestSupport
 
 /// Snapping stops to the road network (docs/profiles.md, "Snapping a query coordinate"): the nearest point of the
 /// nearest usable segment, partial edges costing their fraction of the edge's time, stops on nodes, the distance
@@ -23,10 +24,10 @@ final class SnappingTests: XCTestCase {
         """
 
     func testSnapsToTheNearestPointOfTheNearestSegmentNotTheNearestNode() throws {
-        let map = try RoutingMap(Self.streetAndDeadEnd, ways: [("axyb", Self.residential), ("be", Self.residential), ("edc", Self.residential)])
+        let map = try DrawnMap(Self.streetAndDeadEnd, ways: [("axyb", Self.residential), ("be", Self.residential), ("edc", Self.residential)], hierarchy: true)
         let router = try map.router("car")
         let foot = map.point("a", "b", 0.3)
-        let query = RoutingMap.offset(foot, north: -12)
+        let query = DrawnMap.offset(foot, north: -12)
         let snapped = try XCTUnwrap(router.snapper.snap(query))
         XCTAssertEqual(snapped.distance, 12, accuracy: 0.01)
         XCTAssertEqual(snapped.location.distance(to: foot), 0, accuracy: 0.01)
@@ -50,12 +51,12 @@ final class SnappingTests: XCTestCase {
 
     func testSnapsOnlyToRoadsTheModeMayUse() throws {
         // a–b is a footway 5 m from the query, c–d a street 15 m from it.
-        let map = try RoutingMap("""
+        let map = try DrawnMap("""
             a-------b
 
             c-------d
-            """, ways: [("ab", ["highway": "footway"]), ("cd", Self.residential), ("ac", ["highway": "footway"])])
-        let query = RoutingMap.offset(map.point("a", "b", 0.5), north: -5)
+            """, ways: [("ab", ["highway": "footway"]), ("cd", Self.residential), ("ac", ["highway": "footway"])], hierarchy: true)
+        let query = DrawnMap.offset(map.point("a", "b", 0.5), north: -5)
         let car = try XCTUnwrap(try map.router("car").snapper.snap(query))
         XCTAssertEqual(car.distance, 15, accuracy: 0.01)
         XCTAssertEqual(car.location.distance(to: map.point("c", "d", 0.5)), 0, accuracy: 0.01)
@@ -74,7 +75,7 @@ final class SnappingTests: XCTestCase {
         """
 
     func testPartOfAnEdgeCostsItsFractionOfTheEdgeTime() throws {
-        let map = try RoutingMap(Self.longBlock, ways: [("ab", Self.residential), ("acdb", Self.residential)])
+        let map = try DrawnMap(Self.longBlock, ways: [("ab", Self.residential), ("acdb", Self.residential)], hierarchy: true)
         let p = map.point("a", "b", 0.25), q = map.point("a", "b", 0.75)
         for (profile, kmh) in [("car", Speed.residential), ("foot", Speed.foot)] {
             let edgeTime = map.seconds("ab", kmh: kmh)
@@ -104,7 +105,7 @@ final class SnappingTests: XCTestCase {
     }
 
     func testPartialEdgesOnAOneWay() throws {
-        let map = try RoutingMap(Self.longBlock, ways: [("ab", Self.residential.merging(["oneway": "yes"]) { $1 }), ("acdb", Self.residential)])
+        let map = try DrawnMap(Self.longBlock, ways: [("ab", Self.residential.merging(["oneway": "yes"]) { $1 }), ("acdb", Self.residential)], hierarchy: true)
         let p = map.point("a", "b", 0.25), q = map.point("a", "b", 0.75)
         let edgeTime = map.seconds("ab", kmh: Speed.residential)
         let forward = try map.route("car", [p, q])
@@ -119,12 +120,12 @@ final class SnappingTests: XCTestCase {
 
     func testPartialEdgeCostUsesLengthAlongABentEdge() throws {
         // a–k–b bends at the shape point k: 40 m east, then 30 m south. The stop at k is 4/7 of the way.
-        let map = try RoutingMap("""
+        let map = try DrawnMap("""
             a---k
                 |
                 |
                 b
-            """, ways: [("akb", Self.residential)])
+            """, ways: [("akb", Self.residential)], hierarchy: true)
         let route = try map.route("car", [map.coordinate("a"), map.coordinate("k")])
         XCTAssertEqual(route.distance, 40, accuracy: 0.01)
         XCTAssertEqual(route.expectedTravelTime, map.seconds("ak", kmh: Speed.residential), accuracy: 0.005)
@@ -137,12 +138,12 @@ final class SnappingTests: XCTestCase {
 
     func testStopExactlyOnANodeStartsThereFreeToUseAnyEdge() throws {
         // Left from a–b into b–d is forbidden; a stop exactly on b is not arriving along a–b.
-        let map = try RoutingMap("""
+        let map = try DrawnMap("""
                 d
                 |
             a---b---c
             """, ways: [("ab", Self.residential), ("bc", Self.residential), ("bd", Self.residential)],
-            relations: [.restriction("no_left_turn", from: "ab", via: "b", to: "bd")])
+            relations: [.restriction("no_left_turn", from: "ab", via: "b", to: "bd")], hierarchy: true)
         let router = try map.router("car")
         let snapped = try XCTUnwrap(router.snapper.snap(map.coordinate("b")))
         XCTAssertEqual(snapped.distance, 0)
@@ -163,24 +164,24 @@ final class SnappingTests: XCTestCase {
     // MARK: Distance limit
 
     func testTooFarFromAnyRoadIsNoRoadNamingTheStop() throws {
-        let map = try RoutingMap(Self.longBlock, ways: [("ab", Self.residential)])
-        let near = RoutingMap.offset(map.point("a", "b", 0.5), north: 900)
-        let far = RoutingMap.offset(map.point("a", "b", 0.5), north: 1100)
+        let map = try DrawnMap(Self.longBlock, ways: [("ab", Self.residential)], hierarchy: true)
+        let near = DrawnMap.offset(map.point("a", "b", 0.5), north: 900)
+        let far = DrawnMap.offset(map.point("a", "b", 0.5), north: 1100)
         let snapped = try XCTUnwrap(try map.router("car").snapper.snap(near))
         XCTAssertEqual(snapped.distance, 900, accuracy: 0.1)
         XCTAssertEqual(try map.routes("car", [near, map.coordinate("a")]).waypoints[0].snappingDistance, 900, accuracy: 0.1)
 
-        let error = RoutingMap.routingError { try map.route("car", [map.coordinate("a"), near, far]) }
+        let error = DrawnMap.routingError { try map.route("car", [map.coordinate("a"), near, far]) }
         XCTAssertEqual(error, .noRoad(stop: 2, coordinate: far, profile: "car", maxDistance: 1000))
         let text = error?.description ?? ""
         XCTAssertTrue(text.contains("stop 3"), text)
         XCTAssertTrue(text.contains(String(format: "%.6f,%.6f", far.latitude, far.longitude)), text)
         XCTAssertTrue(text.contains("1000 m"), text)
-        XCTAssertEqual(RoutingMap.routingError { try map.route("foot", [far, map.coordinate("a")]) },
+        XCTAssertEqual(DrawnMap.routingError { try map.route("foot", [far, map.coordinate("a")]) },
                        .noRoad(stop: 0, coordinate: far, profile: "foot", maxDistance: 1000))
         // The limit is configurable.
         let options = RouteOptions(maxSnappingDistance: 500)
-        XCTAssertEqual(RoutingMap.routingError { try map.routes("car", [map.coordinate("a"), near], options: options) },
+        XCTAssertEqual(DrawnMap.routingError { try map.routes("car", [map.coordinate("a"), near], options: options) },
                        .noRoad(stop: 1, coordinate: near, profile: "car", maxDistance: 500))
         XCTAssertNoThrow(try map.routes("car", [map.coordinate("a"), far], options: RouteOptions(maxSnappingDistance: 1200)))
     }
@@ -213,9 +214,9 @@ final class SnappingTests: XCTestCase {
         e-------------------f
         """
 
-    func squareMap() throws -> RoutingMap {
-        try RoutingMap(Self.squareWithFragments, ways: [("ab", Self.residential), ("bf", Self.residential), ("fe", Self.residential),
-                                                         ("ea", Self.residential), ("cd", Self.residential), ("gh", Self.residential)])
+    func squareMap() throws -> DrawnMap {
+        try DrawnMap(Self.squareWithFragments, ways: [("ab", Self.residential), ("bf", Self.residential), ("fe", Self.residential),
+                                                         ("ea", Self.residential), ("cd", Self.residential), ("gh", Self.residential)], hierarchy: true)
     }
 
     /// 10 m from the fragment c–d, 20 m from a–b: the stop snaps to its nearest road, the fragment. A leg that finds
@@ -223,7 +224,7 @@ final class SnappingTests: XCTestCase {
     /// find one (to d, on the fragment) keeps the nearest road.
     func testFragmentSlightlyCloserThanTheMainNetworkIsLeftOnlyWhenTheLegHasNoRoute() throws {
         let map = try squareMap()
-        let query = RoutingMap.offset(map.point("a", "b", 0.5), north: -20)
+        let query = DrawnMap.offset(map.point("a", "b", 0.5), north: -20)
         for profile in ["car", "foot"] {
             let router = try map.router(profile)
             let snapped = try XCTUnwrap(router.snapper.snap(query))
@@ -251,11 +252,11 @@ final class SnappingTests: XCTestCase {
     func testFragmentMuchCloserKeepsTheStop() throws {
         let map = try squareMap()
         // 2 m from g–h, at least 80 m from the square.
-        let query = RoutingMap.offset(map.point("g", "h", 0.5), north: -2)
+        let query = DrawnMap.offset(map.point("g", "h", 0.5), north: -2)
         let snapped = try XCTUnwrap(try map.router("car").snapper.snap(query))
         XCTAssertEqual(snapped.distance, 2, accuracy: 0.01)
         XCTAssertEqual(snapped.location.distance(to: map.point("g", "h", 0.5)), 0, accuracy: 0.01)
-        XCTAssertEqual(RoutingMap.routingError { try map.route("car", [query, map.coordinate("e")]) },
+        XCTAssertEqual(DrawnMap.routingError { try map.route("car", [query, map.coordinate("e")]) },
                        .noRoute(leg: 0, from: query, to: map.coordinate("e"), profile: "car"))
         // Within the fragment routing works.
         XCTAssertEqual(try map.route("car", [query, map.coordinate("h")]).distance, 20, accuracy: 0.05)
@@ -270,18 +271,18 @@ final class SnappingTests: XCTestCase {
               c-------q-------d
         """
 
-    func parkingMap() throws -> RoutingMap {
+    func parkingMap() throws -> DrawnMap {
         let service = ["highway": "service", "service": "parking_aisle"]
-        return try RoutingMap(Self.parkingLot, ways: [("ea", Self.residential), ("ax", Self.residential), ("xb", Self.residential),
+        return try DrawnMap(Self.parkingLot, ways: [("ea", Self.residential), ("ax", Self.residential), ("xb", Self.residential),
                                                       ("bf", Self.residential), ("xpq", ["highway": "service"]),
                                                       ("cq", service), ("qd", service)],
-                              nodes: ["p": ["barrier": "bollard"]])
+                              nodes: ["p": ["barrier": "bollard"]], hierarchy: true)
     }
 
     func testParkingAisleBehindABollardMovesCarsToTheStreetWhenTheLegHasNoRoute() throws {
         let map = try parkingMap()
         // 2 m south of the aisle, 42 m south of the street.
-        let query = RoutingMap.offset(map.point("c", "q", 0.5), north: -2)
+        let query = DrawnMap.offset(map.point("c", "q", 0.5), north: -2)
         let car = try XCTUnwrap(try map.router("car").snapper.snapStop(query))
         XCTAssertEqual(car.nearest.distance, 2, accuracy: 0.01)
         let street = try XCTUnwrap(car.offIsland)
@@ -317,7 +318,7 @@ final class SnappingTests: XCTestCase {
     // MARK: Helpers
 
     /// The edge whose polyline runs through the letters of `path` (either way), and whether it is stored backwards.
-    func edge(_ map: RoutingMap, _ path: String) -> (Int, Bool)? {
+    func edge(_ map: DrawnMap, _ path: String) -> (Int, Bool)? {
         let points = path.map(map.coordinate)
         for e in 0..<map.graph.edgeCount {
             let polyline = map.graph.coordinates(ofEdge: e)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import Graph
 @testable import Routing
+import TestSupport
 
 /// Turn-by-turn steps on small drawn maps (10 m per character), with hand-built traversals.
 final class StepBuilderTests: XCTestCase {
@@ -19,14 +20,14 @@ final class StepBuilderTests: XCTestCase {
         """
 
     func plusMap(elm: [String: String] = ["highway": "residential", "name": "Elm Street"],
-                 eastName: String? = nil) throws -> StepTestMap {
+                 eastName: String? = nil) throws -> DrawnMap {
         var ways: [(String, [String: String])] = [("nxs", elm)]
         if let eastName {
             ways += [("wx", ["highway": "residential", "name": "Main Street"]), ("xe", ["highway": "residential", "name": eastName])]
         } else {
             ways += [("wxe", ["highway": "residential", "name": "Main Street"])]
         }
-        return try StepTestMap(Self.plus, ways: ways)
+        return try DrawnMap(Self.plus, ways: ways)
     }
 
     /// Eight roads meet at x, coming in from w: straight (e), slight (q, r), plain (n, s) and sharp (p, u) turns.
@@ -42,10 +43,10 @@ final class StepBuilderTests: XCTestCase {
             u   s
         """
 
-    func starMap() throws -> StepTestMap {
+    func starMap() throws -> DrawnMap {
         let arms: [(String, String)] = [("wx", "West Road"), ("xe", "East Road"), ("xq", "Q Street"), ("xr", "R Street"),
                                         ("xn", "N Street"), ("xs", "S Street"), ("xp", "P Street"), ("xu", "U Street")]
-        return try StepTestMap(Self.star, ways: arms.map { ($0.0, ["highway": "residential", "name": $0.1]) })
+        return try DrawnMap(Self.star, ways: arms.map { ($0.0, ["highway": "residential", "name": $0.1]) })
     }
 
     /// A roundabout (b c e g, counter-clockwise) with four two-way arms.
@@ -65,8 +66,8 @@ final class StepBuilderTests: XCTestCase {
                   f
         """
 
-    func roundaboutMap(westArm: (String, [String: String]) = ("cd", ["highway": "residential", "name": "West Road"])) throws -> StepTestMap {
-        try StepTestMap(Self.roundabout, ways: [
+    func roundaboutMap(westArm: (String, [String: String]) = ("cd", ["highway": "residential", "name": "West Road"])) throws -> DrawnMap {
+        try DrawnMap(Self.roundabout, ways: [
             ("bcegb", ["highway": "primary", "junction": "roundabout", "name": "Ring"]),
             ("ab", ["highway": "residential", "name": "North Road"]),
             westArm,
@@ -231,7 +232,7 @@ final class StepBuilderTests: XCTestCase {
 
                 s
             """
-        let named = try StepTestMap(drawing, ways: [("sa", ["highway": "residential", "name": "Stem Road"]),
+        let named = try DrawnMap(drawing, ways: [("sa", ["highway": "residential", "name": "Stem Road"]),
                                                      ("ab", ["highway": "residential", "name": "Left Fork"]),
                                                      ("ac", ["highway": "residential", "name": "Right Fork"])])
         let left = named.steps(named.traversals(["sa", "ab"]))
@@ -242,7 +243,7 @@ final class StepBuilderTests: XCTestCase {
         XCTAssertEqual(right[1].bearingAfter, 27)
 
         // The stem's road carries on to the right: keeping to it is announced, the other branch is a turn.
-        let main = try StepTestMap(drawing, ways: [("sac", ["highway": "residential", "name": "Main Street"]),
+        let main = try DrawnMap(drawing, ways: [("sac", ["highway": "residential", "name": "Main Street"]),
                                                     ("ab", ["highway": "residential", "name": "Side Road"])])
         let stay = main.steps(main.traversals(["sa", "ac"]))
         XCTAssertEqual(kinds(stay), ["depart", "continue slight right", "arrive"])
@@ -252,7 +253,7 @@ final class StepBuilderTests: XCTestCase {
     }
 
     func testNewNameAndContinue() throws {
-        let map = try StepTestMap("""
+        let map = try DrawnMap("""
             a----b----c
                  |
                  |
@@ -279,7 +280,7 @@ final class StepBuilderTests: XCTestCase {
 
     func testGoingStraightIsAnnouncedWhereAnotherRoadAlsoGoesStraight() throws {
         // Branch Road leaves a only 11° off Main Street's straight line.
-        let map = try StepTestMap("""
+        let map = try DrawnMap("""
                 bc
 
 
@@ -305,7 +306,7 @@ final class StepBuilderTests: XCTestCase {
                       d
             """
         let main: [String: String] = ["highway": "residential", "name": "Main Street"]
-        let map = try StepTestMap(drawing, ways: [("ab", main), ("bc", main), ("cd", main)])
+        let map = try DrawnMap(drawing, ways: [("ab", main), ("bc", main), ("cd", main)])
         let route = map.traversals(["ab", "bc", "cd"])
         let steps = map.steps(route)
         XCTAssertEqual(kinds(steps), ["depart", "arrive"])
@@ -314,7 +315,7 @@ final class StepBuilderTests: XCTestCase {
         assertSums(steps, route)
 
         // The road goes on as an unnamed footway: announced with the footway's generic name.
-        let footway = try StepTestMap(drawing, ways: [("ab", main), ("bc", main), ("cd", ["highway": "footway"])])
+        let footway = try DrawnMap(drawing, ways: [("ab", main), ("bc", main), ("cd", ["highway": "footway"])])
         let walk = footway.steps(footway.traversals(["ab", "bc", "cd"], profile: "foot"), profile: "foot")
         XCTAssertEqual(kinds(walk), ["depart", "new name right", "arrive"])
         XCTAssertEqual(walk[1].instructions, "Continue right onto the footway")
@@ -323,7 +324,7 @@ final class StepBuilderTests: XCTestCase {
 
     func testShortNameChangeThatChangesBackIsNotAnnounced() throws {
         // A 30 m bridge without a name in Main Street: one road.
-        let short = try StepTestMap("""
+        let short = try DrawnMap("""
             a-----b--c-----d
             """, ways: [("ab", ["highway": "residential", "name": "Main Street"]), ("bc", ["highway": "residential"]),
                         ("cd", ["highway": "residential", "name": "Main Street"])])
@@ -334,7 +335,7 @@ final class StepBuilderTests: XCTestCase {
         assertSums(steps, route)
 
         // 150 m of another name is told.
-        let long = try StepTestMap("""
+        let long = try DrawnMap("""
             a-----b---------------c-----d
             """, ways: [("ab", ["highway": "residential", "name": "Main Street"]), ("bc", ["highway": "residential", "name": "Long Bridge"]),
                         ("cd", ["highway": "residential", "name": "Main Street"])])
@@ -467,7 +468,7 @@ final class StepBuilderTests: XCTestCase {
         XCTAssertEqual(StepBuilder.edgeRange(ofWay: Int(map.graph.edgeWay[ring]), in: map.graph)?.count, 4)
 
         // A closed ring that is two-way for every mode is an ordinary street.
-        let loop = try StepTestMap(Self.roundabout, ways: [("bcegb", ["highway": "residential", "name": "Ring"]),
+        let loop = try DrawnMap(Self.roundabout, ways: [("bcegb", ["highway": "residential", "name": "Ring"]),
                                                            ("ab", ["highway": "residential", "name": "North Road"])])
         let loopEdge = try XCTUnwrap(loop.edge("bcegb")).index
         XCTAssertNil(StepBuilder.roundaboutFlow(ofWay: Int(loop.graph.edgeWay[loopEdge]), in: loop.graph, profile: nil))

@@ -2,7 +2,7 @@ import XCTest
 import Server
 import Wayfinder
 
-/// The small parts: JSON writing, line simplification, the trip order.
+/// The small parts: JSON writing, line simplification (the trip order is Wayfinder's: OfflineMapTests).
 final class PartsTests: XCTestCase {
     func testJSONIsCompactOrderedAndEscaped() {
         let value: JSONValue = .object([("b", .int(1)), ("a", .array([.number(1.5), .null, .bool(true), .rounded(2.345, 1)])),
@@ -19,23 +19,5 @@ final class PartsTests: XCTestCase {
         let simplified = GeometrySimplifier.simplify(line, tolerance: 5)
         XCTAssertEqual(simplified, [line[0], line[2], line[3]])
         XCTAssertEqual(GeometrySimplifier.simplify(line, tolerance: 0), line)
-    }
-
-    func testTripOrderVisitsEveryStopOnceHonouringFixedEnds() throws {
-        // Four stops on a line 0 - 2 - 1 - 3 (times are distances).
-        let position = [0.0, 2, 1, 3]
-        let durations: [[Double?]] = position.map { a in position.map { b in abs(a - b) } }
-        // Several round trips take the least time, 6 (twice the line's length): any of them will do.
-        let round = try XCTUnwrap(TripOrder.order(durations: durations, roundtrip: true, fixedStart: false, fixedEnd: false))
-        XCTAssertEqual(round.first, 0)
-        XCTAssertEqual(Set(round), [0, 1, 2, 3])
-        XCTAssertEqual(zip(round, round.dropFirst() + [round[0]]).reduce(0) { $0 + durations[$1.0][$1.1]! }, 6)
-        XCTAssertEqual(TripOrder.order(durations: durations, roundtrip: false, fixedStart: true, fixedEnd: true), [0, 2, 1, 3])
-        let free = try XCTUnwrap(TripOrder.order(durations: durations, roundtrip: false, fixedStart: false, fixedEnd: true))
-        XCTAssertEqual(free.last, 3)
-        XCTAssertEqual(Set(free), [0, 1, 2, 3])
-        var cut = durations
-        cut[1][3] = nil; cut[0][3] = nil; cut[2][3] = nil
-        XCTAssertNil(TripOrder.order(durations: cut, roundtrip: true, fixedStart: false, fixedEnd: false))
     }
 }

@@ -3,10 +3,10 @@ import XCTest
 import Graph
 import Server
 import Wayfinder
+import TestSupport
 
 /// The Monaco graph (Data/monaco.osm.gz, imported once into a temporary folder) and a service over it.
 enum ServerFixture {
-    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-servertests-\(getpid())")
     nonisolated(unsafe) static var cached: (RoadGraph, WayfinderService)?
     static let lock = NSLock()
 
@@ -19,12 +19,9 @@ enum ServerFixture {
         lock.lock()
         defer { lock.unlock() }
         if let cached { return cached }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let output = folder.appendingPathComponent("monaco.wfg")
-        _ = try GraphImporter().run(input: root.appendingPathComponent("Data/monaco.osm.gz").path, output: output.path)
-        let graph = try RoadGraph(path: output.path)
-        let service = try WayfinderService(graph: graph)
+        let sample = try SampleGraph.monaco()
+        let graph = sample.graph
+        let service = try WayfinderService(map: OfflineMap(contentsOf: URL(fileURLWithPath: sample.graphPath)))
         cached = (graph, service)
         return (graph, service)
     }

@@ -2,6 +2,7 @@ import XCTest
 import Graph
 import Server
 import Wayfinder
+import Routing
 
 /// The API's answers on Monaco, asked in process: OSRM's shapes, agreement with the router, errors and limits.
 final class ServiceTests: XCTestCase {
@@ -149,17 +150,17 @@ final class ServiceTests: XCTestCase {
     }
 
     func testLimitsAnswerTooBigAndTimeout() throws {
-        let (graph, _) = try F.monaco()
+        let (_, service) = try F.monaco()
         var limits = ServiceLimits()
         limits.maximumRouteCoordinates = 3; limits.maximumTableCells = 4; limits.maximumTripCoordinates = 2
-        let small = try WayfinderService(graph: graph, limits: limits)
+        let small = try WayfinderService(map: service.map, limits: limits)
         let four = [F.casino, F.port, F.fontvieille, F.larvotto].joined(separator: ";")
         XCTAssertEqual(try ask(small, "/route/v1/car/\(four)").code, "TooBig")
         XCTAssertEqual(try ask(small, "/table/v1/car/\(four)").code, "TooBig")
         XCTAssertEqual(try ask(small, "/table/v1/car/\(four)?sources=0;1&destinations=2;3").code, "Ok")
         XCTAssertEqual(try ask(small, "/trip/v1/car/\(four)").code, "TooBig")
         limits.requestTimeLimit = 1e-9
-        let hurried = try WayfinderService(graph: graph, limits: limits)
+        let hurried = try WayfinderService(map: service.map, limits: limits)
         let late = try ask(hurried, "/table/v1/car/\(F.casino);\(F.port)")
         XCTAssertEqual(late.code, "Timeout")
         XCTAssertEqual(late.status, 503)

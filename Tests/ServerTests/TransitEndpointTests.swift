@@ -124,7 +124,7 @@ final class TransitEndpointTests: XCTestCase {
         // With a time limit far shorter than that query, the searches stop at it: Timeout (503), promptly.
         var limits = ServiceLimits()
         limits.requestTimeLimit = 0.001
-        let hurried = try WayfinderService(graph: service.graph, limits: limits)
+        let hurried = try WayfinderService(map: service.map, limits: limits)
         let start = Date()
         let answer = try ask(hurried, base + "&max_walk=10000")
         XCTAssertEqual(answer.status, 503, "\(answer.object)")

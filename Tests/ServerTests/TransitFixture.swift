@@ -2,7 +2,9 @@ import Foundation
 import Graph
 import OSM
 import Server
+import Wayfinder
 import Transit
+import TestSupport
 
 /// The Terre Haute sample map with its GTFS feed (imported once, without landmarks) and a service over it.
 enum TransitFixture {
@@ -16,14 +18,7 @@ enum TransitFixture {
         lock.lock()
         defer { lock.unlock() }
         if let cached { return cached }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: ServerFixture.folder, withIntermediateDirectories: true)
-        let path = ServerFixture.folder.appendingPathComponent("terre-haute.wfg").path
-        var importer = GraphImporter()
-        importer.buildLandmarks = false
-        _ = try importer.run(input: root.appendingPathComponent("Data/terre-haute.osm.gz").path, output: path)
-        _ = try TransitImporter().run(feeds: [root.appendingPathComponent("Data/terre-haute-gtfs.zip").path], graphPath: path, output: path)
-        let service = try WayfinderService(graph: RoadGraph(path: path))
+        let service = try WayfinderService(map: OfflineMap(contentsOf: URL(fileURLWithPath: SampleGraph.terreHauteTransit().graphPath)))
         cached = service
         return service
     }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Transit
+import TestSupport
 
 /// Reading feeds: RFC 4180 CSV, zip archives (stored and deflated), required files and columns, bad rows.
 final class FeedReadingTests: XCTestCase {

@@ -4,6 +4,7 @@ import XCTest
 import Glibc
 #endif
 @testable import Transit
+import TestSupport
 
 /// Zip archives and feeds that lie, are corrupt or are built to exhaust memory: each is refused with an error that
 /// says what is wrong (and which limit to raise), and reading them allocates nothing near what they claim.

@@ -2,11 +2,9 @@ import Foundation
 import Graph
 import Routing
 @testable import Transit
+import TestSupport
 
-/// The package's root folder (Data/ lives there).
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// The Terre Haute sample map with its GTFS feed, imported once per test run (without landmarks, for speed).
+/// A transit router over the Terre Haute sample with its GTFS feed (TestSupport's shared import), made once.
 enum TerreHaute {
     nonisolated(unsafe) private static var cached: TransitRouter?
     private static let lock = NSLock()
@@ -14,19 +12,11 @@ enum TerreHaute {
     static func router() throws -> TransitRouter {
         lock.lock(); defer { lock.unlock() }
         if let cached { return cached }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-transit-tests-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("terre-haute.wfg").path
-        var importer = GraphImporter()
-        importer.buildLandmarks = false
-        _ = try importer.run(input: packageRoot.appendingPathComponent("Data/terre-haute.osm.gz").path, output: path)
-        try TransitImporter().run(feeds: [packageRoot.appendingPathComponent("Data/terre-haute-gtfs.zip").path], graphPath: path, output: path)
-        let router = try TransitRouter(graph: RoadGraph(path: path))
+        let router = try TransitRouter(graph: SampleGraph.terreHauteTransit().graph)
         cached = router
         return router
     }
 }
-
 
 /// A GTFS feed written as a folder of text files, for unit tests.
 func writeFeed(_ files: [String: String]) throws -> String {

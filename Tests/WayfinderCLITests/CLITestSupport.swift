@@ -2,13 +2,8 @@ import Foundation
 import XCTest
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
-
-/// The package's root folder (Data/ lives there), found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// A sample OSM file of the package.
-func sample(_ name: String) -> String { packageRoot.appendingPathComponent("Data/\(name)").path }
 
 /// What a finished `wayfinder` run left behind.
 struct RunResult {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// The conventions every command keeps: its own `--help` explaining every option of its usage line, `--` ending

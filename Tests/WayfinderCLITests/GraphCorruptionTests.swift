@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// A graph file is trusted only after it is checked: corrupt and hostile files, every section of Monaco's (and the

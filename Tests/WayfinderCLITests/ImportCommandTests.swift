@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// `wayfinder import`, run as a subprocess.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// `wayfinder import` and files outside the job: outputs that are not regular files are refused, temporary files go

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `wayfinder info`, run as a subprocess on good and damaged graph files.
 final class InfoCommandTests: CLITestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `wayfinder matrix` and `wayfinder trip` on Monaco: output shapes, agreement with `eta`, the graph without
 /// hierarchies, and bad input (empty and malformed files, a place at sea, the size limit).

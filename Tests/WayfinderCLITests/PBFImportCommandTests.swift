@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `wayfinder import FILE.osm.pbf`: the same graph and summary as the XML, standard input, and bad PBF input
 /// (exit 3, the blob's offset named, no output file).

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// `wayfinder serve` as a separate process, talked to by real clients: curl, the routingpy Python client, headless

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// The package as a user's package sees it: a scratch package depends on a copy of this one by URL (a git
 /// repository tagged 0.1.0, so SwiftPM applies its rules for remote packages, unsafe flags refused), and its

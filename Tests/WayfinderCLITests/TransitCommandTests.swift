@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `wayfinder import --gtfs`, `info`, `route --mode transit` and `eta --mode transit` on the Terre Haute sample
 /// (imported once for the class): every output format, limits, and the exit codes of bad feeds and dates.

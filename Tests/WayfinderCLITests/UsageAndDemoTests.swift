@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Command-line usage errors and `wayfinder demo`.
 final class UsageTests: CLITestCase {

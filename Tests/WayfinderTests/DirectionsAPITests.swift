@@ -8,11 +8,11 @@ import Wayfinder
 /// requests, dates, modes, ETAs, bounding boxes, errors and concurrent use.
 final class DirectionsAPITests: XCTestCase {
     static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-directionstests-\(getpid())")
-    nonisolated(unsafe) static var cached: RoadGraph?
+    nonisolated(unsafe) static var cached: OfflineMap?
     static let lock = NSLock()
 
     /// The Monaco graph, imported on first use.
-    static func monaco() throws -> RoadGraph {
+    static func monaco() throws -> OfflineMap {
         lock.lock()
         defer { lock.unlock() }
         if let cached { return cached }
@@ -20,7 +20,7 @@ final class DirectionsAPITests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let output = folder.appendingPathComponent("monaco.wfg")
         _ = try GraphImporter().run(input: root.appendingPathComponent("Data/monaco.osm.gz").path, output: output.path)
-        let graph = try RoadGraph(contentsOf: output)
+        let graph = try OfflineMap(contentsOf: output)
         cached = graph
         return graph
     }
@@ -55,7 +55,7 @@ final class DirectionsAPITests: XCTestCase {
 
     func testDepartureDateGivesTheArrival() throws {
         let graph = try Self.monaco()
-        let response = try Directions(request([Self.casino, Self.port]), graph: graph).calculate()
+        let response = try Directions(request([Self.casino, Self.port]), map: graph).calculate()
         let route = try XCTUnwrap(response.routes.first)
         XCTAssertGreaterThan(route.expectedTravelTime, 30)
         XCTAssertEqual(response.expectedDepartureDate, Self.morning)
@@ -67,22 +67,22 @@ final class DirectionsAPITests: XCTestCase {
 
     func testArrivalDateWorksBackTheDeparture() throws {
         let graph = try Self.monaco()
-        let response = try Directions(request([Self.casino, Self.port], departure: nil, arrival: Self.morning), graph: graph).calculate()
+        let response = try Directions(request([Self.casino, Self.port], departure: nil, arrival: Self.morning), map: graph).calculate()
         let time = response.routes[0].expectedTravelTime
         XCTAssertEqual(response.expectedArrivalDate, Self.morning)
         XCTAssertEqual(Self.morning.timeIntervalSince(response.expectedDepartureDate), time, accuracy: 1e-6)
         // The same trip as when leaving at a given time.
-        let forward = try Directions(request([Self.casino, Self.port]), graph: graph).calculate()
+        let forward = try Directions(request([Self.casino, Self.port]), map: graph).calculate()
         XCTAssertEqual(forward.routes[0].expectedTravelTime, time, accuracy: 1e-9)
         // Alternatives of an arrive-by request arrive at the same time, each leaving its own travel time earlier.
         let choices = try Directions(request([Self.fontvieille, Self.larvotto], departure: nil, arrival: Self.morning, alternatives: true),
-                                     graph: graph).calculate()
+                                     map: graph).calculate()
         for index in choices.routes.indices {
             let dates = choices.expectedDates(forRoute: index)
             XCTAssertEqual(dates.arrival, Self.morning, "route \(index)")
             XCTAssertEqual(dates.arrival.timeIntervalSince(dates.departure), choices.routes[index].expectedTravelTime, accuracy: 1e-6)
         }
-        let eta = try Directions(request([Self.casino, Self.port], departure: nil, arrival: Self.morning), graph: graph).calculateETA()
+        let eta = try Directions(request([Self.casino, Self.port], departure: nil, arrival: Self.morning), map: graph).calculateETA()
         XCTAssertEqual(eta.expectedArrivalDate, Self.morning)
         XCTAssertEqual(eta.expectedDepartureDate, response.expectedDepartureDate)
     }
@@ -90,15 +90,15 @@ final class DirectionsAPITests: XCTestCase {
     func testConflictingDatesAreAnError() throws {
         let graph = try Self.monaco()
         let both = request([Self.casino, Self.port], departure: Self.morning, arrival: Self.morning.addingTimeInterval(600))
-        XCTAssertEqual(directionsError { try Directions(both, graph: graph).calculate() }, .conflictingDates)
-        XCTAssertEqual(directionsError { try Directions(both, graph: graph).calculateETA() }, .conflictingDates)
+        XCTAssertEqual(directionsError { try Directions(both, map: graph).calculate() }, .conflictingDates)
+        XCTAssertEqual(directionsError { try Directions(both, map: graph).calculateETA() }, .conflictingDates)
         XCTAssertEqual(DirectionsError.conflictingDates.description, "give a departure date or an arrival date, not both")
     }
 
     func testWithoutDatesTheTripLeavesNow() throws {
         let graph = try Self.monaco()
         let before = Date()
-        let response = try Directions(request([Self.casino, Self.port], departure: nil), graph: graph).calculate()
+        let response = try Directions(request([Self.casino, Self.port], departure: nil), map: graph).calculate()
         let after = Date()
         XCTAssertGreaterThanOrEqual(response.expectedDepartureDate, before)
         XCTAssertLessThanOrEqual(response.expectedDepartureDate, after)
@@ -109,8 +109,8 @@ final class DirectionsAPITests: XCTestCase {
 
     func testWalkingAndDriving() throws {
         let graph = try Self.monaco()
-        let drive = try Directions(request([Self.casino, Self.fontvieille], .automobile), graph: graph).calculate()
-        let walk = try Directions(request([Self.casino, Self.fontvieille], .walking), graph: graph).calculate()
+        let drive = try Directions(request([Self.casino, Self.fontvieille], .automobile), map: graph).calculate()
+        let walk = try Directions(request([Self.casino, Self.fontvieille], .walking), map: graph).calculate()
         XCTAssertEqual(drive.mode, "car")
         XCTAssertEqual(walk.mode, "foot")
         XCTAssertEqual(TransportType.automobile.profileName, "car")
@@ -131,7 +131,7 @@ final class DirectionsAPITests: XCTestCase {
 
     func testMultiStopRoute() throws {
         let graph = try Self.monaco()
-        let response = try Directions(request([Self.casino, Self.port, Self.fontvieille]), graph: graph).calculate()
+        let response = try Directions(request([Self.casino, Self.port, Self.fontvieille]), map: graph).calculate()
         let route = response.routes[0]
         XCTAssertEqual(route.legs.count, 2)
         XCTAssertEqual(route.distance, route.legs.reduce(0) { $0 + $1.distance }, accuracy: 1e-6)
@@ -150,15 +150,15 @@ final class DirectionsAPITests: XCTestCase {
             XCTAssertEqual(leg.steps.last?.maneuver, .arrive)
         }
         // Legs are searched on their own: the same as two separate requests.
-        let first = try Directions(request([Self.casino, Self.port]), graph: graph).calculate().routes[0]
-        let second = try Directions(request([Self.port, Self.fontvieille]), graph: graph).calculate().routes[0]
+        let first = try Directions(request([Self.casino, Self.port]), map: graph).calculate().routes[0]
+        let second = try Directions(request([Self.port, Self.fontvieille]), map: graph).calculate().routes[0]
         XCTAssertEqual(route.legs[0].expectedTravelTime, first.expectedTravelTime, accuracy: 1e-9)
         XCTAssertEqual(route.legs[1].expectedTravelTime, second.expectedTravelTime, accuracy: 1e-9)
     }
 
     func testETAMatchesTheDirections() throws {
         let graph = try Self.monaco()
-        let directions = Directions(request([Self.casino, Self.larvotto], alternatives: true), graph: graph)
+        let directions = Directions(request([Self.casino, Self.larvotto], alternatives: true), map: graph)
         let eta = try directions.calculateETA()
         let response = try directions.calculate()
         XCTAssertEqual(eta.expectedTravelTime, response.routes[0].expectedTravelTime, accuracy: 1e-9)
@@ -170,14 +170,14 @@ final class DirectionsAPITests: XCTestCase {
 
     func testAlternativesAreNotMuchSlower() throws {
         let graph = try Self.monaco()
-        let response = try Directions(request([Self.fontvieille, Self.larvotto], alternatives: true), graph: graph).calculate()
+        let response = try Directions(request([Self.fontvieille, Self.larvotto], alternatives: true), map: graph).calculate()
         XCTAssertGreaterThanOrEqual(response.routes.count, 1)
         XCTAssertLessThanOrEqual(response.routes.count, 3, "at most maximumAlternateRoutes (2) besides the best")
         for route in response.routes.dropFirst() {
             XCTAssertLessThanOrEqual(route.expectedTravelTime, 1.4 * response.routes[0].expectedTravelTime)
             XCTAssertNotEqual(route.polyline, response.routes[0].polyline)
         }
-        let plain = try Directions(request([Self.fontvieille, Self.larvotto]), graph: graph).calculate()
+        let plain = try Directions(request([Self.fontvieille, Self.larvotto]), map: graph).calculate()
         XCTAssertEqual(plain.routes.count, 1)
         XCTAssertEqual(plain.routes[0], response.routes[0])
     }
@@ -186,7 +186,7 @@ final class DirectionsAPITests: XCTestCase {
         let graph = try Self.monaco()
         var lines = request([Self.casino, Self.sea])
         lines.straightLines = true
-        let response = try Directions(lines, graph: graph).calculate()
+        let response = try Directions(lines, map: graph).calculate()
         XCTAssertTrue(response.straightLines)
         XCTAssertEqual(response.routes[0].distance, Self.casino.distance(to: Self.sea), accuracy: 0.001)
         XCTAssertEqual(response.routes[0].polyline.first, Self.casino)
@@ -197,7 +197,7 @@ final class DirectionsAPITests: XCTestCase {
 
     func testBoundingBoxContainsTheRouteAndPaddingGrowsIt() throws {
         let graph = try Self.monaco()
-        let response = try Directions(request([Self.fontvieille, Self.casino, Self.larvotto]), graph: graph).calculate()
+        let response = try Directions(request([Self.fontvieille, Self.casino, Self.larvotto]), map: graph).calculate()
         let route = response.routes[0], box = route.boundingBox
         for point in route.polyline { XCTAssertTrue(contains(box, point), "\(point) outside \(box)") }
         for waypoint in response.waypoints { XCTAssertTrue(contains(box, waypoint.location)) }
@@ -242,18 +242,18 @@ final class DirectionsAPITests: XCTestCase {
 
     func testErrorsNameTheStop() throws {
         let graph = try Self.monaco()
-        XCTAssertEqual(directionsError { try Directions(request([Self.casino, Self.sea]), graph: graph).calculate() },
+        XCTAssertEqual(directionsError { try Directions(request([Self.casino, Self.sea]), map: graph).calculate() },
                        .routing(.noRoad(stop: 1, coordinate: Self.sea, profile: "car", maxDistance: 1000)))
-        XCTAssertEqual(directionsError { try Directions(request([Self.sea, Self.casino], .walking), graph: graph).calculateETA() },
+        XCTAssertEqual(directionsError { try Directions(request([Self.sea, Self.casino], .walking), map: graph).calculateETA() },
                        .routing(.noRoad(stop: 0, coordinate: Self.sea, profile: "foot", maxDistance: 1000)))
-        XCTAssertEqual(directionsError { try Directions(request([Self.casino]), graph: graph).calculate() }, .routing(.tooFewStops(1)))
+        XCTAssertEqual(directionsError { try Directions(request([Self.casino]), map: graph).calculate() }, .routing(.tooFewStops(1)))
         let bad = Coordinate(latitude: 91, longitude: 7)
-        XCTAssertEqual(directionsError { try Directions(request([Self.casino, bad]), graph: graph).calculate() },
+        XCTAssertEqual(directionsError { try Directions(request([Self.casino, bad]), map: graph).calculate() },
                        .routing(.invalidCoordinate(stop: 1, bad)))
         // The snapping limit is the request's: the port stop lies about 30 m off the road.
         var strict = request([Self.casino, Self.port])
         strict.maximumSnappingDistance = 10
-        XCTAssertEqual(directionsError { try Directions(strict, graph: graph).calculate() },
+        XCTAssertEqual(directionsError { try Directions(strict, map: graph).calculate() },
                        .routing(.noRoad(stop: 1, coordinate: Self.port, profile: "car", maxDistance: 10)))
         let description = DirectionsError.routing(.noRoad(stop: 1, coordinate: Self.sea, profile: "car", maxDistance: 1000)).description
         XCTAssertTrue(description.contains("stop 2 (43.700000,7.450000)"), description)
@@ -264,25 +264,27 @@ final class DirectionsAPITests: XCTestCase {
         try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         _ = try GraphImporter(profiles: [.car]).run(input: root.appendingPathComponent("Data/monaco.osm.gz").path, output: output.path)
-        let carOnly = try RoadGraph(contentsOf: output)
-        XCTAssertEqual(directionsError { try Directions(request([Self.casino, Self.port], .walking), graph: carOnly).calculate() },
+        let carOnly = try OfflineMap(contentsOf: output)
+        XCTAssertEqual(carOnly.transportTypes, [.automobile])
+        XCTAssertEqual(directionsError { try Directions(request([Self.casino, Self.port], .walking), map: carOnly).calculate() },
                        .routing(.unknownProfile("foot", available: ["car"])))
-        XCTAssertNoThrow(try Directions(request([Self.casino, Self.port], .automobile), graph: carOnly).calculate())
+        XCTAssertNoThrow(try Directions(request([Self.casino, Self.port], .automobile), map: carOnly).calculate())
     }
 
     // MARK: Graph files and threads
 
-    func testRoadGraphContentsOf() throws {
+    func testOfflineMapContentsOf() throws {
         let graph = try Self.monaco()
-        let reopened = try RoadGraph(contentsOf: Self.folder.appendingPathComponent("monaco.wfg"))
-        XCTAssertEqual(reopened.nodeCount, graph.nodeCount)
-        XCTAssertEqual(reopened.edgeCount, graph.edgeCount)
-        XCTAssertEqual(reopened.profiles.map(\.profile.name), ["car", "foot"])
-        // A second graph object answers the same.
-        let a = try Directions(request([Self.casino, Self.port]), graph: graph).calculate()
-        let b = try Directions(request([Self.casino, Self.port]), graph: reopened).calculate()
+        let reopened = try OfflineMap(contentsOf: Self.folder.appendingPathComponent("monaco.wfg"))
+        XCTAssertEqual(reopened.info.nodeCount, graph.info.nodeCount)
+        XCTAssertEqual(reopened.info.edgeCount, graph.info.edgeCount)
+        XCTAssertEqual(reopened.info.profiles.map(\.name), ["car", "foot"])
+        XCTAssertEqual(reopened.transportTypes, [.automobile, .walking])
+        // A second map of the same file answers the same.
+        let a = try Directions(request([Self.casino, Self.port]), map: graph).calculate()
+        let b = try Directions(request([Self.casino, Self.port]), map: reopened).calculate()
         XCTAssertEqual(a, b)
-        XCTAssertThrowsError(try RoadGraph(contentsOf: Self.folder.appendingPathComponent("missing.wfg")))
+        XCTAssertThrowsError(try OfflineMap(contentsOf: Self.folder.appendingPathComponent("missing.wfg")))
     }
 
     func testConcurrentQueriesMatchSequentialOnes() throws {
@@ -294,7 +296,7 @@ final class DirectionsAPITests: XCTestCase {
                 for b in stops where a != b { requests.append(request([a, b], mode)) }
             }
         }
-        let sequential = try requests.map { try Directions($0, graph: graph).calculate() }
+        let sequential = try requests.map { try Directions($0, map: graph).calculate() }
         final class Results: @unchecked Sendable {
             let lock = NSLock()
             var values: [Int: RouteResult] = [:]
@@ -305,7 +307,7 @@ final class DirectionsAPITests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: work.count * 2) { i in
             let index = i % work.count
             do {
-                let response = try Directions(work[index], graph: graph).calculate()
+                let response = try Directions(work[index], map: graph).calculate()
                 results.lock.lock()
                 if let earlier = results.values[index], earlier != response { results.failures.append("request \(index) differs between runs") }
                 results.values[index] = response

@@ -8,7 +8,7 @@ import XCTest
 final class TransitDirectionsTests: XCTestCase {
     static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-transitapi-\(getpid())")
 
-    static func graph() throws -> RoadGraph {
+    static func graph() throws -> OfflineMap {
         let path = folder.appendingPathComponent("terre-haute.wfg").path
         if !FileManager.default.fileExists(atPath: path) {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -18,7 +18,7 @@ final class TransitDirectionsTests: XCTestCase {
             _ = try importer.run(input: data.appendingPathComponent("terre-haute.osm.gz").path, output: path)
             try TransitImporter().run(feeds: [data.appendingPathComponent("terre-haute-gtfs.zip").path], graphPath: path, output: path)
         }
-        return try RoadGraph(path: path)
+        return try OfflineMap(contentsOf: URL(fileURLWithPath: path))
     }
 
     override class func tearDown() {
@@ -35,14 +35,14 @@ final class TransitDirectionsTests: XCTestCase {
 
     func testCalculateTransitAndItsRouteView() throws {
         let graph = try Self.graph()
-        let trip = try Directions(request(departure: nine), graph: graph).calculateTransit()
+        let trip = try Directions(request(departure: nine), map: graph).calculateTransit()
         XCTAssertGreaterThanOrEqual(trip.departure, nine)
         XCTAssertGreaterThan(trip.rides, 0)
-        let response = try Directions(request(departure: nine), graph: graph).calculate()
+        let response = try Directions(request(departure: nine), map: graph).calculate()
         XCTAssertEqual(response.mode, "transit")
         XCTAssertEqual(response.expectedArrivalDate, trip.arrival)
         XCTAssertTrue(response.routes[0].steps.contains { $0.instructions.hasPrefix("Take the bus") })
-        let eta = try Directions(request(departure: nine), graph: graph).calculateETA()
+        let eta = try Directions(request(departure: nine), map: graph).calculateETA()
         XCTAssertEqual(eta.expectedArrivalDate, trip.arrival)
         // The encoders accept it.
         XCTAssertTrue(TransitJSONEncoder().encode(trip).contains("\"kind\":\"ride\""))
@@ -53,9 +53,9 @@ final class TransitDirectionsTests: XCTestCase {
     func testArriveByAndErrors() throws {
         let graph = try Self.graph()
         let by = nine.addingTimeInterval(3600)
-        let trip = try Directions(request(arrival: by), graph: graph).calculateTransit()
+        let trip = try Directions(request(arrival: by), map: graph).calculateTransit()
         XCTAssertLessThanOrEqual(trip.arrival, by)
-        XCTAssertThrowsError(try Directions(request(departure: Date(timeIntervalSince1970: 1_800_000_000)), graph: graph).calculateTransit()) { error in
+        XCTAssertThrowsError(try Directions(request(departure: Date(timeIntervalSince1970: 1_800_000_000)), map: graph).calculateTransit()) { error in
             guard case .transit(.dateOutsideFeed) = error as? DirectionsError else { return XCTFail("\(error)") }
         }
     }

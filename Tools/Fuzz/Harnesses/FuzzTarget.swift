@@ -238,8 +238,8 @@ extension FuzzTarget {
             do { _ = try importer.run(input: sample.path, output: output) } catch { return nil }
             path = output
         }
-        guard let path, let graph = try? RoadGraph(path: path) else { return nil }
-        return try? WayfinderService(graph: graph)
+        guard let path, let map = try? OfflineMap(contentsOf: URL(fileURLWithPath: path)) else { return nil }
+        return try? WayfinderService(map: map)
     }
 
     /// A file of the package's Data/ folder, found from this source file's place in the tree or the current folder.

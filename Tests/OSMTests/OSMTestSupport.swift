@@ -164,6 +164,3 @@ func temporaryFolder(_ test: XCTestCase) throws -> URL {
     test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
     return url
 }
-
-/// The package's root folder (for Data/), found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
