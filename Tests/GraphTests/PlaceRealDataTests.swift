@@ -29,7 +29,7 @@ final class PlaceRealDataTests: XCTestCase {
         let named = (0..<index.count).filter { !index.bytes(of: .name, place: $0).isEmpty }
         // Names of elements whose nodes and members all lie outside the extract have no position and are left out.
         XCTAssertEqual(named.count + map.collector.namedPlacesWithoutPosition, names, "names", file: file, line: line)
-        XCTAssertLessThan(map.collector.namedPlacesWithoutPosition, names / 50, file: file, line: line)
+        XCTAssertLessThan(map.collector.namedPlacesWithoutPosition, names / 20, file: file, line: line)
         XCTAssertEqual(index.categoryList().first { $0.key == "amenity" && $0.value == "restaurant" }?.count, restaurants, file: file, line: line)
         XCTAssertEqual((0..<index.count).filter { !index.bytes(of: .houseNumber, place: $0).isEmpty }.count, houseNumbers, file: file, line: line)
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import OSM
 @testable import Graph
+import TestSupport
 
 /// A graph file imported with its place index, in a temporary folder removed with it.
 final class PlaceImport {
@@ -64,7 +65,7 @@ final class PlaceSearchTests: XCTestCase {
 
     /// Ways: streets (two pieces of "Hauptstraße"), a park drawn as a closed way, a school as a multipolygon
     /// whose outer way has no tags; nodes: shops, a restaurant, a station, an addressed house, an unnamed bench.
-    static let ways: [AsciiMap.Way] = [
+    nonisolated(unsafe) static let ways: [DrawnMap.Way] = [
         .init("abcd", ["highway": "residential", "name": "Hauptstraße"]),
         .init("ijkl", ["highway": "residential", "name": "Hauptstraße"]),
         .init("aiq", ["highway": "residential", "name": "Bergweg"]),
@@ -85,19 +86,19 @@ final class PlaceSearchTests: XCTestCase {
         "l": ["addr:street": "Hauptstraße", "addr:housenumber": "7a"],
         "c": ["amenity": "bench"],
     ]
-    static let relations: [AsciiMap.Relation] = [
+    nonisolated(unsafe) static let relations: [DrawnMap.Relation] = [
         .init(members: [.wayID(900, role: "outer")], tags: ["type": "multipolygon", "amenity": "school", "name": "Realschule Nord"]),
     ]
 
-    static func drawnXML(order: AsciiMap.ElementOrder = .sorted) -> String {
-        AsciiMap.xml(cells: AsciiMap.parse(drawing), ways: ways, nodeTags: nodes, relations: relations, omitted: [], order: order)
+    static func drawnXML(order: DrawnMap.ElementOrder = .sorted) -> String {
+        DrawnMap.xml(cells: DrawnMap.parse(drawing), ways: ways, nodeTags: nodes, relations: relations, omitted: [], order: order)
     }
 
     /// Every name of the drawn map, with the element that carries it.
     static var names: [(name: String, source: PlaceSource, id: Int64)] {
         var result: [(String, PlaceSource, Int64)] = []
-        for (letter, tags) in nodes { if let name = tags["name"] { result.append((name, .node, AsciiMap.osmID(of: letter))) } }
-        for (i, way) in ways.enumerated() { if let name = way.tags["name"] { result.append((name, .way, AsciiMap.wayID(ways, i))) } }
+        for (letter, tags) in nodes { if let name = tags["name"] { result.append((name, .node, DrawnMap.osmID(of: letter))) } }
+        for (i, way) in ways.enumerated() { if let name = way.tags["name"] { result.append((name, .way, DrawnMap.wayID(ways, i))) } }
         for (i, relation) in relations.enumerated() { if let name = relation.tags["name"] { result.append((name, .relation, relation.id ?? Int64(201 + i))) } }
         return result
     }
@@ -174,13 +175,13 @@ final class PlaceSearchTests: XCTestCase {
             let (latitude, longitude) = Self.degrees(letter)
             let found = try map.searcher.search(PlaceQuery("spar", near: (latitude, longitude)))
             XCTAssertEqual(found.count, 2)
-            XCTAssertEqual(map.index.osmIDs[found[0].place], AsciiMap.osmID(of: letter))
+            XCTAssertEqual(map.index.osmIDs[found[0].place], DrawnMap.osmID(of: letter))
             XCTAssertLessThan(found[0].distance!, 1)
         }
         // A category alone lists its places by distance; unknown categories suggest near spellings.
         let (latitude, longitude) = Self.degrees("h")
         XCTAssertEqual(try map.search("", category: "shop=supermarket", near: (latitude, longitude)).map(\.osmID),
-                       [AsciiMap.osmID(of: "h"), AsciiMap.osmID(of: "g")])
+                       [DrawnMap.osmID(of: "h"), DrawnMap.osmID(of: "g")])
         XCTAssertEqual(try map.search("", category: "restaurant").map(\.name), ["Zum Goldenen Löwen"])
         XCTAssertTrue(try map.search("spar", category: "cafe").isEmpty)
         XCTAssertThrowsError(try map.searcher.search(PlaceQuery("x", category: "restaurnt"))) { error in
@@ -283,8 +284,8 @@ final class PlaceSearchTests: XCTestCase {
     }
 
     static func degrees(_ letter: Character) -> (latitude: Double, longitude: Double) {
-        let cell = AsciiMap.parse(drawing)[letter]!
-        let (latitude, longitude) = AsciiMap.coordinate(line: cell.line, column: cell.column)
+        let cell = DrawnMap.parse(drawing)[letter]!
+        let (latitude, longitude) = DrawnMap.fixedPoint(line: cell.line, column: cell.column)
         return (Double(latitude) / 1e7, Double(longitude) / 1e7)
     }
 

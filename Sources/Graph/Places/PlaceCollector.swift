@@ -7,7 +7,8 @@ import OSM
 ///
 /// A way's point is the mean of its nodes (an area's centroid) when it is closed, its middle node when open; a
 /// relation's is its `label` or `admin_centre` node, else the mean of its member ways' nodes (weighted by their node
-/// counts). For that, the mean of every way is kept (20 bytes a way) until the relations are read. Nodes are found in the collector's node
+/// counts; a road member, whose nodes the collector keeps, counts as its middle node). For that, the mean of every
+/// way without a `highway` tag is kept (20 bytes a way) until the relations are read. Nodes are found in the collector's node
 /// arrays (a binary search; an order is sorted once if the file's nodes are not in id order).
 public final class PlaceCollector {
     /// The places collected so far, in the order met.
@@ -19,6 +20,8 @@ public final class PlaceCollector {
     @exclusivity(unchecked) private var wayMeansSorted = true
     /// When the collector's node ids are not sorted: node indices in id order (built at the first way).
     @exclusivity(unchecked) private var nodeOrder: [Int32]? = nil
+    /// The collector's routable ways in id order (empty: they are in id order already), built at the first relation.
+    @exclusivity(unchecked) private var roadOrder: [Int]? = nil
 
     /// Places left out because no position could be found (all their nodes or members absent from the extract),
     /// and how many of them had a name.
@@ -115,7 +118,10 @@ public final class PlaceCollector {
     /// Called by the collector for every way; `collector` holds the node positions read so far.
     func collect(way: OSMWay, collector: OSMCollector) {
         let place = Self.describe(way.tags, type: .way, id: way.id)
-        guard !way.nodeIDs.isEmpty else { return }
+        // Roads keep no mean: the collector keeps their nodes anyway (see `roadPoint`), and they are most of the
+        // node references, whose look-ups the mean would cost.
+        let keepMean = way.tags["highway"] == nil
+        guard place != nil || keepMean, !way.nodeIDs.isEmpty else { return }
         var ids = way.nodeIDs[...]
         let closed = ids.count > 2 && ids.first == ids.last
         if closed { ids = ids.dropLast() }
@@ -127,7 +133,7 @@ public final class PlaceCollector {
         }
         var mean: WayMean? = nil
         if found > 0 { mean = WayMean(latitude: Int32(latitudeSum / found), longitude: Int32(longitudeSum / found), count: UInt32(found)) }
-        if let mean {
+        if keepMean, let mean {
             if let last = wayMeanIDs.last, way.id <= last { wayMeansSorted = false }
             wayMeanIDs.append(way.id)
             wayMeans.append(mean)
@@ -159,6 +165,8 @@ public final class PlaceCollector {
                 if let index = binarySearch(wayMeanIDs, member.ref) {
                     let mean = wayMeans[index], weight = Int(mean.count)
                     latitudeSum += Int(mean.latitude) * weight; longitudeSum += Int(mean.longitude) * weight; count += weight
+                } else if let point = roadPoint(member.ref, collector: collector) {
+                    latitudeSum += Int(point.latitude); longitudeSum += Int(point.longitude); count += 1
                 }
             default: break
             }
@@ -175,6 +183,27 @@ public final class PlaceCollector {
         places.append(place)
     }
 
+    /// The middle node of routable way `id` (kept by the collector), for relations made of roads (routes).
+    private func roadPoint(_ id: Int64, collector: OSMCollector) -> (latitude: Int32, longitude: Int32)? {
+        if roadOrder == nil {
+            let ways = collector.ways
+            roadOrder = ways.indices.allSatisfy({ $0 == 0 || ways[$0 - 1].id < ways[$0].id }) ? []
+                : ways.indices.sorted { ways[$0].id < ways[$1].id }
+        }
+        let order = roadOrder!, ways = collector.ways
+        var low = 0, high = ways.count
+        func at(_ k: Int) -> Int { order.isEmpty ? k : order[k] }
+        while low < high {
+            let mid = (low + high) / 2
+            if ways[at(mid)].id < id { low = mid + 1 } else { high = mid }
+        }
+        guard low < ways.count, ways[at(low)].id == id else { return nil }
+        let way = ways[at(low)]
+        let middle = collector.wayNodeIDs[way.firstNode + Int(way.nodeCount) / 2]
+        guard let node = nodeIndex(of: middle, in: collector) else { return nil }
+        return (collector.nodeLatitudes[node], collector.nodeLongitudes[node])
+    }
+
     /// Adds a stop of a GTFS feed (`stop_name`, position, `stop_id`), found by its name like any other place.
     public func addTransitStop(name: String, latitudeE7: Int32, longitudeE7: Int32, stopID: String) {
         places.append(CollectedPlace(
@@ -187,7 +216,7 @@ public final class PlaceCollector {
 
     /// Releases the memory kept for relations once reading is done.
     public func finishReading() {
-        wayMeanIDs = []; wayMeans = []; nodeOrder = nil
+        wayMeanIDs = []; wayMeans = []; nodeOrder = nil; roadOrder = nil
     }
 
     private func sortWayMeans() {
