@@ -61,6 +61,8 @@ let package = Package(
         .executableTarget(name: "route-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/RouteBenchmark"),
         // Benchmark: contraction-hierarchy queries, matrices and trips against A* and Dijkstra (Tools/bench-ch).
         .executableTarget(name: "ch-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/HierarchyBenchmark"),
+        // Benchmark: a whole answer (snapping, search, geometry, steps, names; the ETA alone) against its snap and search (Tools/bench-answer).
+        .executableTarget(name: "answer-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/AnswerBenchmark"),
         // Benchmark: transit queries (RAPTOR) against the reference connection scan on random triples (Tools/bench-transit).
         .executableTarget(name: "transit-benchmark", dependencies: ["Transit", "Routing", "Graph"], path: "Tools/TransitBenchmark"),
         // Benchmark: the cost of checking a graph file before use (checksums, structural checks) against opening it unchecked (Tools/bench-open).

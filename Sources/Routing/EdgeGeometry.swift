@@ -1,19 +1,36 @@
 import Graph
 
 extension RoadGraph {
+    /// Point `i` of edge e's polyline in its stored direction (0 is the `from` node, `shapePointCount(ofEdge:) + 1`
+    /// the `to` node), without building the polyline.
+    @inline(__always) func polylinePoint(ofEdge e: Int, _ i: Int, shapeStart first: Int, shapeEnd last: Int) -> Coordinate {
+        if i == 0 { let n = Int(edgeFrom[e]); return Coordinate(latitudeE7: nodeLatitudes[n], longitudeE7: nodeLongitudes[n]) }
+        if first + i - 1 < last { return Coordinate(latitudeE7: shapeLatitudes[first + i - 1], longitudeE7: shapeLongitudes[first + i - 1]) }
+        let n = Int(edgeTo[e])
+        return Coordinate(latitudeE7: nodeLatitudes[n], longitudeE7: nodeLongitudes[n])
+    }
+
     /// The full polyline of edge e, both end nodes included, in its stored direction.
     public func coordinates(ofEdge e: Int) -> [Coordinate] {
-        polyline(ofEdge: e).map { Coordinate(latitudeE7: $0.latitude, longitudeE7: $0.longitude) }
+        let first = Int(edgeShapeStart[e]), last = Int(edgeShapeStart[e + 1])
+        let count = last - first + 2
+        return [Coordinate](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count { buffer[i] = polylinePoint(ofEdge: e, i, shapeStart: first, shapeEnd: last) }
+            initialized = count
+        }
     }
 
     /// Cumulative haversine distance at every point of edge e's polyline (0 at `from`, the edge's length at `to`).
     public func cumulativeDistances(ofEdge e: Int) -> [Double] {
-        let points = polyline(ofEdge: e)
+        let first = Int(edgeShapeStart[e]), last = Int(edgeShapeStart[e + 1])
+        let count = last - first + 2
         var result = [0.0]
-        result.reserveCapacity(points.count)
-        for i in 1..<points.count {
-            result.append(result[i - 1] + Geo.distance(lat1: points[i - 1].latitude, lon1: points[i - 1].longitude,
-                                                       lat2: points[i].latitude, lon2: points[i].longitude))
+        result.reserveCapacity(count)
+        var previous = polylinePoint(ofEdge: e, 0, shapeStart: first, shapeEnd: last)
+        for i in 1..<count {
+            let point = polylinePoint(ofEdge: e, i, shapeStart: first, shapeEnd: last)
+            result.append(result[i - 1] + Geo.distance(lat1: previous.latitude, lon1: previous.longitude, lat2: point.latitude, lon2: point.longitude))
+            previous = point
         }
         return result
     }
@@ -27,17 +44,49 @@ extension RoadGraph {
 
     /// The polyline of a traversal: from its start fraction to its end fraction, in travel order.
     public func coordinates(of traversal: EdgeTraversal) -> [Coordinate] {
-        let points = coordinates(ofEdge: traversal.edge)
-        let cumulative = cumulativeDistances(ofEdge: traversal.edge)
-        let total = cumulative[cumulative.count - 1]
-        let a = min(traversal.startFraction, traversal.endFraction) * total
-        let b = max(traversal.startFraction, traversal.endFraction) * total
-        var result = [Self.interpolate(points, cumulative, at: a)]
-        for i in 0..<points.count where cumulative[i] > a && cumulative[i] < b { result.append(points[i]) }
-        let last = Self.interpolate(points, cumulative, at: b)
-        if result.count == 1 || result[result.count - 1] != last { result.append(last) }
-        if result.count == 2 && result[0] == result[1] && a == b { result.removeLast() }
-        return traversal.reversed ? result.reversed() : result
+        var result: [Coordinate] = []
+        appendCoordinates(of: traversal, to: &result)
+        return result
+    }
+
+    /// Appends the polyline of a traversal (exactly `coordinates(of:)`) to `points`.
+    ///
+    /// A whole edge (0→1 or 1→0) needs no distances: its points are the stored ones, less the repeats of its first
+    /// point at the start and of its last at the end (the points no farther than 0 from either end, which the
+    /// general case leaves out); only a partial edge measures its polyline to place its ends.
+    public func appendCoordinates(of traversal: EdgeTraversal, to points: inout [Coordinate]) {
+        let e = traversal.edge
+        let first = Int(edgeShapeStart[e]), last = Int(edgeShapeStart[e + 1])
+        let count = last - first + 2
+        let lower = min(traversal.startFraction, traversal.endFraction), upper = max(traversal.startFraction, traversal.endFraction)
+        let begin = points.count
+        if lower == 0 && upper == 1 {
+            let p0 = polylinePoint(ofEdge: e, 0, shapeStart: first, shapeEnd: last)
+            let pn = polylinePoint(ofEdge: e, count - 1, shapeStart: first, shapeEnd: last)
+            // Points strictly inside (0, length) by distance: after the first move away from p0, before the last move.
+            var firstMove = 1
+            while firstMove < count && polylinePoint(ofEdge: e, firstMove, shapeStart: first, shapeEnd: last) == p0 { firstMove += 1 }
+            points.append(p0)
+            if firstMove == count {
+                // No length at all: the general case gives the single point.
+            } else {
+                var lastMove = count - 1
+                while polylinePoint(ofEdge: e, lastMove - 1, shapeStart: first, shapeEnd: last) == pn { lastMove -= 1 }
+                for i in firstMove..<lastMove { points.append(polylinePoint(ofEdge: e, i, shapeStart: first, shapeEnd: last)) }
+                if points.count - begin == 1 || points[points.count - 1] != pn { points.append(pn) }
+            }
+        } else {
+            let all = coordinates(ofEdge: e)
+            let cumulative = cumulativeDistances(ofEdge: e)
+            let total = cumulative[cumulative.count - 1]
+            let a = lower * total, b = upper * total
+            points.append(Self.interpolate(all, cumulative, at: a))
+            for i in 0..<count where cumulative[i] > a && cumulative[i] < b { points.append(all[i]) }
+            let end = Self.interpolate(all, cumulative, at: b)
+            if points.count - begin == 1 || points[points.count - 1] != end { points.append(end) }
+            if points.count - begin == 2 && points[begin] == points[begin + 1] && a == b { points.removeLast() }
+        }
+        if traversal.reversed { points[begin...].reverse() }
     }
 
     /// The point `distance` metres along a polyline with the given cumulative distances.
@@ -56,6 +105,11 @@ extension RoadGraph {
     public func label(ofEdge e: Int) -> (name: String, ref: String) {
         let way = Int(edgeWay[e])
         return (string(wayNames[way]), string(wayRefs[way]))
+    }
+
+    /// Whether string `index` of the string table is empty (no name), without decoding it.
+    @inline(__always) func isEmptyString(_ index: UInt32) -> Bool {
+        stringStart[Int(index)] == stringStart[Int(index) + 1]
     }
 
     /// The highway class of the way edge e belongs to.

@@ -208,3 +208,16 @@ public struct Route: Equatable, Sendable {
         self.legs = legs; self.boundingBox = boundingBox; self.name = name
     }
 }
+
+/// The travel time and distance of the best route through a request's stops, without geometry or steps
+/// (what `Router.eta(through:options:)` answers).
+public struct RouteEstimate: Equatable, Sendable {
+    /// Metres and seconds over all legs.
+    public var distance: Double
+    public var expectedTravelTime: Double
+    /// The stops as matched to the road network.
+    public var waypoints: [Waypoint]
+    public init(distance: Double, expectedTravelTime: Double, waypoints: [Waypoint]) {
+        self.distance = distance; self.expectedTravelTime = expectedTravelTime; self.waypoints = waypoints
+    }
+}

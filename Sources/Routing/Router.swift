@@ -126,6 +126,28 @@ public final class Router: @unchecked Sendable {
         return try routes(through: try snapStops(stops, maxDistance: options.maxSnappingDistance), alternatives: options.alternatives)
     }
 
+    /// Travel time and distance of the best route through `stops` in order, without geometry or steps: the same
+    /// snapping and leg searches as `routes(through:options:)` (its best route's `distance` and `expectedTravelTime`
+    /// exactly), without laying out a single point; alternatives do not apply (straight lines: their lengths).
+    public func eta(through stops: [Coordinate], options: RouteOptions = RouteOptions()) throws(RoutingError) -> RouteEstimate {
+        guard stops.count >= 2 else { throw .tooFewStops(stops.count) }
+        if options.straightLines {
+            let found = try routes(through: stops, options: options)
+            return RouteEstimate(distance: found.routes[0].distance, expectedTravelTime: found.routes[0].expectedTravelTime, waypoints: found.waypoints)
+        }
+        return try eta(through: try snapStops(stops, maxDistance: options.maxSnappingDistance))
+    }
+
+    /// `eta(through:options:)` for stops already snapped.
+    public func eta(through snapped: [SnappedStop]) throws(RoutingError) -> RouteEstimate {
+        guard snapped.count >= 2 else { throw .tooFewStops(snapped.count) }
+        let found = try searchLegs(through: snapped)
+        var distance = 0.0, time = 0.0
+        for result in found.results { distance += result.distance }
+        for result in found.results { time += result.duration }
+        return RouteEstimate(distance: distance, expectedTravelTime: time, waypoints: found.used.map(Self.waypoint))
+    }
+
     /// The best route through stops already snapped (`snapStops`, or the server's snapping with a radius per stop),
     /// then up to `alternatives` really different ones.
     ///
@@ -134,7 +156,22 @@ public final class Router: @unchecked Sendable {
     /// where the route reaches it (the first stop: where it leaves).
     public func routes(through snapped: [SnappedStop], alternatives: Int = 0) throws(RoutingError) -> (routes: [Route], waypoints: [Waypoint]) {
         guard snapped.count >= 2 else { throw .tooFewStops(snapped.count) }
+        let (results, used) = try searchLegs(through: snapped)
         var legs: [RouteLeg] = []
+        legs.reserveCapacity(results.count)
+        for (i, result) in results.enumerated() { legs.append(leg(result, from: used[i], to: used[i + 1])) }
+        var routes = [route(legs)]
+        if alternatives > 0 && snapped.count == 2 {
+            for alternative in self.alternatives(to: results[0], from: used[0], to: used[1], count: alternatives) {
+                routes.append(route([leg(alternative, from: used[0], to: used[1])]))
+            }
+        }
+        return (routes, used.map(Self.waypoint))
+    }
+
+    /// The leg searches of a route through snapped stops (at least two): each leg's search result and the locations
+    /// the route used (the first stop's, then each leg's end), as `routes(through:alternatives:)` describes.
+    func searchLegs(through snapped: [SnappedStop]) throws(RoutingError) -> (results: [SearchResult], used: [SnappedLocation]) {
         var results: [SearchResult] = []
         var used: [SnappedLocation] = []
         var carried: SearchEndpoint? = nil
@@ -158,7 +195,6 @@ public final class Router: @unchecked Sendable {
             if i == 0 { used.append(from) }
             used.append(to)
             results.append(result)
-            legs.append(leg(result, from: from, to: to))
             // A stop on a node closed to the profile (a bollard) is a dead end: the next leg leaves it back along
             // the edge this one arrived by, not past the barrier (when this leg did not move, it keeps its own start).
             carried = nil
@@ -171,13 +207,7 @@ public final class Router: @unchecked Sendable {
                 }
             }
         }
-        var routes = [route(legs)]
-        if alternatives > 0 && snapped.count == 2 {
-            for alternative in self.alternatives(to: results[0], from: used[0], to: used[1], count: alternatives) {
-                routes.append(route([leg(alternative, from: used[0], to: used[1])]))
-            }
-        }
-        return (routes, used.map(Self.waypoint))
+        return (results, used)
     }
 
     /// The fastest route between two endpoints: over the hierarchy when there is one, else by A*.
@@ -186,15 +216,16 @@ public final class Router: @unchecked Sendable {
         return search.route(from: start, to: target)
     }
 
-    /// One leg from a search result: geometry, distance, time, steps, bounding box.
+    /// One leg from a search result: geometry, distance, time, steps, bounding box. The traversals' points are laid
+    /// out once (`LegPoints`) for both the leg's geometry and its steps.
     func leg(_ result: SearchResult, from start: SnappedLocation, to end: SnappedLocation) -> RouteLeg {
+        let points = LegPoints(result.traversals, in: graph)
         var geometry: [Coordinate] = []
-        for traversal in result.traversals {
-            for point in graph.coordinates(of: traversal) where geometry.last != point { geometry.append(point) }
-        }
+        geometry.reserveCapacity(points.points.count + 1)
+        for point in points.points where geometry.last != point { geometry.append(point) }
         if geometry.isEmpty { geometry = [start.location] }
         if geometry.count == 1 { geometry.append(end.location) }
-        let steps = StepBuilder.steps(for: result.traversals, in: graph, from: start, to: end, profile: profile)
+        let steps = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: start, to: end, profile: profile)
         return RouteLeg(distance: result.distance, expectedTravelTime: result.duration, geometry: geometry, steps: steps,
                         boundingBox: BoundingBox(geometry)!, traversals: result.traversals)
     }
@@ -202,6 +233,7 @@ public final class Router: @unchecked Sendable {
     /// A route made of legs: totals, joined geometry, box and name.
     func route(_ legs: [RouteLeg]) -> Route {
         var polyline: [Coordinate] = []
+        polyline.reserveCapacity(legs.reduce(0) { $0 + $1.geometry.count })
         for leg in legs {
             for point in leg.geometry where polyline.last != point { polyline.append(point) }
         }
@@ -212,20 +244,43 @@ public final class Router: @unchecked Sendable {
     }
 
     /// MapKit-style route name: the names (or refs) of the two roads the route follows longest.
+    ///
+    /// Roads are told apart by their string-table entry (the importer stores each distinct text once), so only the
+    /// two names chosen are decoded.
     func name(of legs: [RouteLeg]) -> String {
-        var lengths: [String: Double] = [:]
-        var order: [String] = []
+        var keys: [UInt32] = []
+        var lengths: [Double] = []
+        var last = -1
         for leg in legs {
             for traversal in leg.traversals {
-                let label = graph.label(ofEdge: traversal.edge)
-                let name = label.ref.isEmpty ? label.name : (label.name.isEmpty ? label.ref : label.ref)
-                guard !name.isEmpty else { continue }
-                if lengths[name] == nil { order.append(name) }
-                lengths[name, default: 0] += traversal.distance
+                let way = Int(graph.edgeWay[traversal.edge])
+                let ref = graph.wayRefs[way]
+                let key = graph.isEmptyString(ref) ? graph.wayNames[way] : ref
+                guard !graph.isEmptyString(key) else { continue }
+                if last < 0 || keys[last] != key {
+                    if let known = keys.firstIndex(of: key) {
+                        last = known
+                    } else {
+                        keys.append(key)
+                        lengths.append(0)
+                        last = keys.count - 1
+                    }
+                }
+                lengths[last] += traversal.distance
             }
         }
-        let top = order.enumerated().sorted { lengths[$0.element]! != lengths[$1.element]! ? lengths[$0.element]! > lengths[$1.element]! : $0.offset < $1.offset }
-        return top.prefix(2).map(\.element).joined(separator: ", ")
+        var first = -1, second = -1
+        for k in keys.indices {
+            if first < 0 || lengths[k] > lengths[first] {
+                second = first
+                first = k
+            } else if second < 0 || lengths[k] > lengths[second] {
+                second = k
+            }
+        }
+        if first < 0 { return "" }
+        if second < 0 { return graph.string(keys[first]) }
+        return graph.string(keys[first]) + ", " + graph.string(keys[second])
     }
 
     /// Alternatives by penalising the edges of the routes found so far and searching again; a candidate is kept

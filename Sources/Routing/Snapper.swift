@@ -1,4 +1,5 @@
 import Graph
+import Synchronization
 
 /// Snaps coordinates to the road network of one profile, as `docs/profiles.md` says: the nearest point of the
 /// nearest segment the mode may use, found through the graph file's spatial index.
@@ -12,11 +13,18 @@ public struct Snapper: Sendable {
     public let profile: ProfileGraph
     /// Extra metres a main-network road may lie beyond an island road for a stop to move there when a leg finds no route.
     public var islandTolerance: Double = 50
+    /// The edge of every spatial-index item, looked up instead of searched for per item once enough snaps asked.
+    let itemTable = LazyItemTable()
 
     public init(graph: RoadGraph, profile: ProfileGraph) {
         self.graph = graph
         self.profile = profile
     }
+
+    /// The item table, once `LazyItemTable.snapsBeforeTable` snaps have asked for it (nil before: a process that
+    /// snaps a few stops does not pay for the table).
+    @inline(__always) var itemEdges: SpatialIndexItemEdges? { itemTable.table(for: graph) }
+
 
     /// Whether the profile may use edge e in at least one direction.
     @inline(__always) public func isUsable(_ e: Int) -> Bool {
@@ -26,18 +34,17 @@ public struct Snapper: Sendable {
     /// Whether edge e belongs to the main network: an end of it is on the main network, and no end is on an island
     /// (an end closed by a barrier does not count).
     public func isOnMainNetwork(_ e: Int) -> Bool {
-        let ends = [Int(graph.edgeFrom[e]), Int(graph.edgeTo[e])]
+        let from = Int(graph.edgeFrom[e]), to = Int(graph.edgeTo[e])
         var main = false
-        for n in ends {
-            if profile.island[n] == 0 { main = true } else if !profile.isBlocked(graph.nodeFlags[n]) { return false }
-        }
+        if profile.island[from] == 0 { main = true } else if !profile.isBlocked(graph.nodeFlags[from]) { return false }
+        if profile.island[to] == 0 { main = true } else if !profile.isBlocked(graph.nodeFlags[to]) { return false }
         return main
     }
 
     /// The snapped location of `coordinate` on its nearest road, or nil when no usable road lies within `maxDistance` metres.
     public func snap(_ coordinate: Coordinate, maxDistance: Double = 1000) -> SnappedLocation? {
         let nearest = graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude,
-                                            count: 1, maxDistance: maxDistance, filter: isUsable)
+                                            count: 1, maxDistance: maxDistance, itemEdges: itemEdges, filter: isUsable)
         return nearest.first.map { location(of: $0, query: coordinate) }
     }
 
@@ -48,7 +55,7 @@ public struct Snapper: Sendable {
         guard !isOnMainNetwork(nearest.edge) else { return nil }
         let limit = min(maxDistance, nearest.distance + islandTolerance)
         let coordinate = nearest.query
-        return graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude, count: 1, maxDistance: limit,
+        return graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude, count: 1, maxDistance: limit, itemEdges: itemEdges,
                                      filter: { isUsable($0) && isOnMainNetwork($0) }).first.map { location(of: $0, query: coordinate) }
     }
 
@@ -62,15 +69,26 @@ public struct Snapper: Sendable {
     /// Turns a spatial-index candidate into a snapped location (fraction along the edge by length).
     public func location(of candidate: SnapCandidate, query: Coordinate) -> SnappedLocation {
         let e = candidate.edge
-        let cumulative = graph.cumulativeDistances(ofEdge: e)
-        let total = cumulative[cumulative.count - 1]
+        // The cumulative distances of `cumulativeDistances(ofEdge:)` at the candidate's segment and at the end, summed
+        // the same way, without the array.
+        let first = Int(graph.edgeShapeStart[e]), last = Int(graph.edgeShapeStart[e + 1])
+        let count = last - first + 2
+        var total = 0.0, atSegment = 0.0, atSegmentEnd = 0.0
+        var previous = graph.polylinePoint(ofEdge: e, 0, shapeStart: first, shapeEnd: last)
+        for i in 1..<count {
+            let point = graph.polylinePoint(ofEdge: e, i, shapeStart: first, shapeEnd: last)
+            total = total + Geo.distance(lat1: previous.latitude, lon1: previous.longitude, lat2: point.latitude, lon2: point.longitude)
+            if i == candidate.segment { atSegment = total }
+            if i == candidate.segment + 1 { atSegmentEnd = total }
+            previous = point
+        }
         var fraction: Double
         if candidate.segment == 0 && candidate.segmentFraction <= 0 {
             fraction = 0
-        } else if candidate.segment == cumulative.count - 2 && candidate.segmentFraction >= 1 {
+        } else if candidate.segment == count - 2 && candidate.segmentFraction >= 1 {
             fraction = 1
         } else {
-            let along = cumulative[candidate.segment] + candidate.segmentFraction * (cumulative[candidate.segment + 1] - cumulative[candidate.segment])
+            let along = atSegment + candidate.segmentFraction * (atSegmentEnd - atSegment)
             fraction = total > 0 ? min(1, max(0, along / total)) : 0
         }
         let label = graph.label(ofEdge: e)
@@ -100,5 +118,27 @@ public struct SnappedStop: Equatable, Sendable {
     public init(nearest: SnappedLocation, offIsland: SnappedLocation? = nil) {
         self.nearest = nearest
         self.offIsland = offIsland
+    }
+}
+
+/// A `Snapper`'s `SpatialIndexItemEdges`, built on the `snapsBeforeTable`-th snap (about half a millisecond on a
+/// city, the price of some 80 snaps' binary searches) and shared by every copy of the snapper and every thread.
+final class LazyItemTable: Sendable {
+    /// Snaps answered by binary search before the table is built.
+    static let snapsBeforeTable = 32
+    private let built = AtomicLazyReference<Box>()
+    private let asked = Atomic<Int>(0)
+
+    /// The table, boxed to be stored once.
+    final class Box: Sendable {
+        let table: SpatialIndexItemEdges
+        init(_ table: SpatialIndexItemEdges) { self.table = table }
+    }
+
+    /// The table for `graph` once it has been asked for often enough, else nil.
+    func table(for graph: RoadGraph) -> SpatialIndexItemEdges? {
+        if let box = built.load() { return box.table }
+        guard asked.add(1, ordering: .relaxed).newValue >= Self.snapsBeforeTable else { return nil }
+        return built.storeIfNil(Box(SpatialIndexItemEdges(graph: graph))).table
     }
 }

@@ -46,7 +46,14 @@ public enum StepBuilder {
     /// - Returns: `depart`, the steps between, `arrive`. Step distances and times add up to the traversals'.
     public static func steps(for traversals: [EdgeTraversal], in graph: RoadGraph, from start: SnappedLocation,
                              to end: SnappedLocation, profile: ProfileGraph? = nil) -> [RouteStep] {
-        let assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals)
+        steps(for: traversals, points: LegPoints(traversals, in: graph), in: graph, from: start, to: end, profile: profile)
+    }
+
+    /// `steps(for:in:from:to:profile:)` over the traversals' points already laid out (`Router` lays them out once
+    /// for the leg's geometry and its steps).
+    static func steps(for traversals: [EdgeTraversal], points: LegPoints, in graph: RoadGraph, from start: SnappedLocation,
+                      to end: SnappedLocation, profile: ProfileGraph?) -> [RouteStep] {
+        let assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals, points: points)
         return assembler.steps(from: start, to: end)
     }
 
@@ -119,16 +126,59 @@ public enum StepBuilder {
     }
 }
 
+/// The points of a leg's traversals, each as `RoadGraph.coordinates(of:)` gives it, laid out once in one array.
+struct LegPoints {
+    /// Every traversal's polyline, one after the other.
+    var points: [Coordinate] = []
+    /// Where traversal k's polyline lies in `points`.
+    var ranges: [Range<Int>] = []
+
+    init(_ traversals: [EdgeTraversal], in graph: RoadGraph) {
+        points.reserveCapacity(traversals.count * 4 + 4)
+        ranges.reserveCapacity(traversals.count)
+        for traversal in traversals {
+            let start = points.count
+            graph.appendCoordinates(of: traversal, to: &points)
+            ranges.append(start..<points.count)
+        }
+    }
+}
+
+/// An edge's polyline read in place from the graph (stored direction), for bearings without copying it.
+struct EdgePolyline: RandomAccessCollection {
+    let fromLatitude, fromLongitude, toLatitude, toLongitude: Int32
+    let shapeLatitudes, shapeLongitudes: UnsafeBufferPointer<Int32>
+    let first, last: Int
+
+    init(edge e: Int, in graph: RoadGraph) {
+        let from = Int(graph.edgeFrom[e]), to = Int(graph.edgeTo[e])
+        fromLatitude = graph.nodeLatitudes[from]; fromLongitude = graph.nodeLongitudes[from]
+        toLatitude = graph.nodeLatitudes[to]; toLongitude = graph.nodeLongitudes[to]
+        shapeLatitudes = graph.shapeLatitudes; shapeLongitudes = graph.shapeLongitudes
+        first = Int(graph.edgeShapeStart[e]); last = Int(graph.edgeShapeStart[e + 1])
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { last - first + 2 }
+    subscript(i: Int) -> Coordinate {
+        if i == 0 { return Coordinate(latitudeE7: fromLatitude, longitudeE7: fromLongitude) }
+        if first + i - 1 < last { return Coordinate(latitudeE7: shapeLatitudes[first + i - 1], longitudeE7: shapeLongitudes[first + i - 1]) }
+        return Coordinate(latitudeE7: toLatitude, longitudeE7: toLongitude)
+    }
+}
+
 extension StepBuilder {
-    /// One traversal of the leg, with its geometry and the road it is on.
+    /// One traversal of the leg, with where its geometry lies and the road it is on.
     struct Stretch {
         var edge: Int
         var reversed: Bool
-        /// Polyline in travel order (at least two distinct points).
-        var points: [Coordinate]
+        /// Its polyline in travel order (at least two distinct points), as a range of the assembler's `points`.
+        var points: Range<Int>
         var distance: Double
         var duration: Double
-        var road: RoadLabel
+        /// The way's name and ref, as indices into the graph's string table (decoded only for the steps).
+        var name: UInt32
+        var ref: UInt32
         var way: Int
         /// The graph node the stretch ends at; nil when it ends part-way along its edge.
         var endNode: Int?
@@ -136,7 +186,8 @@ extension StepBuilder {
         var onRoundabout: Bool
     }
 
-    /// What the route does at the node between two consecutive stretches.
+    /// What the route does at the node between two consecutive stretches (its other ways out are in the
+    /// assembler's scratch arrays, `Alternatives`).
     struct Junction {
         var node: Int?
         var location: Coordinate
@@ -145,8 +196,14 @@ extension StepBuilder {
         var bearingOut: Double
         /// Change of direction from `bearingIn` to `bearingOut` (negative: left).
         var deviation: Double
-        /// The other roads the mode may leave by (neither the edge arrived on nor the one taken), with their deviation.
-        var alternatives: [(edge: Int, deviation: Double)]
+    }
+
+    /// The other roads the mode may leave a junction by (neither the edge arrived on nor the one taken), with their
+    /// deviation: two plain arrays reused from junction to junction.
+    struct Alternatives {
+        var edges: [Int] = []
+        var deviations: [Double] = []
+        mutating func removeAll() { edges.removeAll(keepingCapacity: true); deviations.removeAll(keepingCapacity: true) }
     }
 
     /// A step as decided at a junction, before its stretch of road is summed up.
@@ -180,6 +237,8 @@ extension StepBuilder {
     struct StepAssembler {
         let graph: RoadGraph
         let profile: ProfileGraph?
+        /// The leg's points (every traversal's polyline); stretches refer to ranges of it.
+        let points: [Coordinate]
         /// The traversals with length, in order.
         let stretches: [Stretch]
         /// Distance and time of the traversals when none of them has any length (a zero-length leg).
@@ -189,26 +248,34 @@ extension StepBuilder {
         /// Traversals shorter than this (metres of geometry) are folded into their neighbours.
         static let minimumLength = 1e-3
 
-        init(graph: RoadGraph, profile: ProfileGraph?, traversals: [EdgeTraversal]) {
+        init(graph: RoadGraph, profile: ProfileGraph?, traversals: [EdgeTraversal], points legPoints: LegPoints) {
             self.graph = graph
             self.profile = profile
+            points = legPoints.points
             var stretches: [Stretch] = []
+            stretches.reserveCapacity(traversals.count)
             var pendingDistance = 0.0, pendingDuration = 0.0
-            var flows: [Int: Bool?] = [:]
-            for traversal in traversals {
-                let points = graph.coordinates(of: traversal)
-                guard TurnAngle.length(of: points) >= Self.minimumLength else {
+            // Roundabout flow per way, most recent last (consecutive traversals mostly share their way).
+            var flows: [(way: Int, flow: Bool?)] = []
+            for (k, traversal) in traversals.enumerated() {
+                let range = legPoints.ranges[k]
+                guard TurnAngle.hasLength(legPoints.points[range], atLeast: Self.minimumLength) else {
                     pendingDistance += traversal.distance
                     pendingDuration += traversal.duration
                     continue
                 }
                 let way = Int(graph.edgeWay[traversal.edge])
-                if flows[way] == nil { flows[way] = .some(StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: profile)) }
-                let flow = flows[way] ?? nil
+                let flow: Bool?
+                if let known = flows.lastIndex(where: { $0.way == way }) {
+                    flow = flows[known].flow
+                } else {
+                    flow = StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: profile)
+                    flows.append((way, flow))
+                }
                 stretches.append(Stretch(
-                    edge: traversal.edge, reversed: traversal.reversed, points: points,
+                    edge: traversal.edge, reversed: traversal.reversed, points: range,
                     distance: traversal.distance + pendingDistance, duration: traversal.duration + pendingDuration,
-                    road: RoadLabel(edge: traversal.edge, in: graph), way: way,
+                    name: graph.wayNames[way], ref: graph.wayRefs[way], way: way,
                     endNode: Self.endNode(of: traversal, in: graph), onRoundabout: flow == traversal.reversed))
                 pendingDistance = 0
                 pendingDuration = 0
@@ -231,6 +298,23 @@ extension StepBuilder {
             return traversal.endFraction >= 1 - tolerance ? Int(graph.edgeTo[traversal.edge]) : nil
         }
 
+        /// The points of stretch `k`, in travel order.
+        @inline(__always) func points(of k: Int) -> ArraySlice<Coordinate> { points[stretches[k].points] }
+
+        /// The road stretch `k` is on, its name and ref decoded.
+        func road(of k: Int) -> RoadLabel {
+            let stretch = stretches[k]
+            return RoadLabel(name: graph.string(stretch.name), ref: graph.string(stretch.ref), highwayClass: graph.highwayClass(ofEdge: stretch.edge))
+        }
+
+        /// Whether stretches `j` and `k` are on what a traveller sees as the same road (`RoadLabel.differs`): the same
+        /// string-table entries are the same name; other entries are compared as text.
+        func sameRoad(_ j: Int, _ k: Int) -> Bool {
+            let a = stretches[j], b = stretches[k]
+            if a.name == b.name && a.ref == b.ref { return true }
+            return !road(of: k).differs(from: road(of: j))
+        }
+
         // MARK: Steps
 
         /// All steps of the leg: depart, the manoeuvres, arrive.
@@ -238,6 +322,7 @@ extension StepBuilder {
             guard !stretches.isEmpty else { return zeroLengthSteps(from: start, to: end) }
             let planned = plan(from: start)
             var steps: [RouteStep] = []
+            steps.reserveCapacity(planned.count + 1)
             for (k, step) in planned.enumerated() {
                 let next = k + 1 < planned.count ? planned[k + 1].firstStretch : stretches.count
                 steps.append(routeStep(step, covering: step.firstStretch..<next))
@@ -265,12 +350,13 @@ extension StepBuilder {
             var planned = [departStep(at: start)]
             var ring: RingState? = stretches[0].onRoundabout
                 ? RingState(way: stretches[0].way, step: nil, passedExits: 0, bearingBefore: planned[0].bearingAfter) : nil
+            var alternatives = Alternatives()
             for j in 0..<(stretches.count - 1) {
                 let b = stretches[j + 1]
-                let junction = junction(after: j)
+                let junction = junction(after: j, alternatives: &alternatives)
                 if var current = ring {
                     if b.onRoundabout && b.way == current.way {
-                        current.passedExits += junction.alternatives.filter { Int(graph.edgeWay[$0.edge]) != current.way }.count
+                        for edge in alternatives.edges where Int(graph.edgeWay[edge]) != current.way { current.passedExits += 1 }
                         ring = current
                         continue
                     }
@@ -283,7 +369,7 @@ extension StepBuilder {
                     ring = RingState(way: b.way, step: planned.count - 1, passedExits: 0, bearingBefore: junction.bearingIn)
                     continue
                 }
-                if let step = junctionStep(at: junction, after: j) { planned.append(step) }
+                if let step = junctionStep(at: junction, after: j, alternatives: alternatives.deviations) { planned.append(step) }
             }
             return suppressingShortNameSegments(planned)
         }
@@ -293,6 +379,7 @@ extension StepBuilder {
         /// name, say), with no turn either way, the two `new name` steps are dropped and the road is one step.
         func suppressingShortNameSegments(_ planned: [PlannedStep]) -> [PlannedStep] {
             var result: [PlannedStep] = []
+            result.reserveCapacity(planned.count)
             var k = 0
             while k < planned.count {
                 if let previous = result.last, k + 1 < planned.count, planned[k].maneuver == .newName,
@@ -309,41 +396,44 @@ extension StepBuilder {
 
         /// Metres travelled over a range of stretches.
         private func length(of range: Range<Int>) -> Double {
-            stretches[range].reduce(0) { $0 + $1.distance }
+            var total = 0.0
+            for k in range { total += stretches[k].distance }
+            return total
         }
 
         /// The `depart` step: at the start, heading along the first stretch.
         private func departStep(at start: SnappedLocation) -> PlannedStep {
-            let first = stretches[0]
-            let bearing = TurnAngle.initialBearing(of: first.points)
+            let road = road(of: 0)
+            let bearing = TurnAngle.initialBearing(along: points(of: 0))
             let side = bearing.flatMap { TurnAngle.side(of: start.query, from: start.location, travelling: $0) }
-            return PlannedStep(maneuver: .depart, modifier: side, exit: nil, firstStretch: 0, road: first.road,
+            return PlannedStep(maneuver: .depart, modifier: side, exit: nil, firstStretch: 0, road: road,
                                location: start.location, bearingBefore: 0, bearingAfter: bearing ?? 0,
-                               instructions: InstructionText.depart(bearing: bearing, road: first.road))
+                               instructions: InstructionText.depart(bearing: bearing, road: road))
         }
 
         /// The step of an ordinary junction (no roundabout involved), or nil when there is nothing to announce.
-        private func junctionStep(at junction: Junction, after j: Int) -> PlannedStep? {
+        private func junctionStep(at junction: Junction, after j: Int, alternatives: [Double]) -> PlannedStep? {
             let a = stretches[j], b = stretches[j + 1]
-            let sameRoad = !b.road.differs(from: a.road)
+            let sameRoad = sameRoad(j, j + 1)
             let reversal = a.edge == b.edge && a.reversed != b.reversed
-            guard let (type, modifier) = StepBuilder.maneuver(deviation: junction.deviation, alternatives: junction.alternatives.map(\.deviation),
+            guard let (type, modifier) = StepBuilder.maneuver(deviation: junction.deviation, alternatives: alternatives,
                                                              sameRoad: sameRoad, reversal: reversal) else { return nil }
+            let road = road(of: j + 1)
             let text: String
             switch type {
-            case .uturn: text = InstructionText.uturn(road: b.road, sameRoad: sameRoad)
-            case .continue: text = InstructionText.continue(modifier, road: b.road)
-            case .newName: text = InstructionText.newName(modifier, road: b.road)
-            default: text = InstructionText.turn(modifier, road: b.road)
+            case .uturn: text = InstructionText.uturn(road: road, sameRoad: sameRoad)
+            case .continue: text = InstructionText.continue(modifier, road: road)
+            case .newName: text = InstructionText.newName(modifier, road: road)
+            default: text = InstructionText.turn(modifier, road: road)
             }
-            return PlannedStep(maneuver: type, modifier: modifier, exit: nil, firstStretch: j + 1, road: b.road,
+            return PlannedStep(maneuver: type, modifier: modifier, exit: nil, firstStretch: j + 1, road: road,
                                location: junction.location, bearingBefore: junction.bearingIn, bearingAfter: junction.bearingOut,
                                instructions: text)
         }
 
         /// The `roundabout` step where the route enters a ring (named after the ring until the exit is known).
         private func enterStep(at junction: Junction, onto index: Int) -> PlannedStep {
-            let ring = stretches[index].road
+            let ring = road(of: index)
             return PlannedStep(maneuver: .roundabout, modifier: TurnAngle.modifier(forDeviation: junction.deviation), exit: nil,
                                firstStretch: index, road: ring, location: junction.location, bearingBefore: junction.bearingIn,
                                bearingAfter: junction.bearingOut, instructions: InstructionText.roundabout(exit: nil, road: ring))
@@ -353,7 +443,7 @@ extension StepBuilder {
         /// started on the ring, adds an `exit roundabout` step).
         private func leave(_ ring: RingState, at junction: Junction, onto index: Int, planned: inout [PlannedStep]) {
             let exit = ring.passedExits + 1
-            let road = stretches[index].road
+            let road = road(of: index)
             if let k = ring.step {
                 planned[k].exit = exit
                 planned[k].road = road
@@ -369,10 +459,11 @@ extension StepBuilder {
 
         /// The `arrive` step: no length, on the last road, with the side of the road the destination lies on.
         private func arriveStep(at end: SnappedLocation) -> RouteStep {
-            let last = stretches[stretches.count - 1]
-            let bearing = TurnAngle.finalBearing(of: last.points)
+            let last = stretches.count - 1
+            let road = road(of: last)
+            let bearing = TurnAngle.finalBearing(along: points(of: last))
             let side = bearing.flatMap { TurnAngle.side(of: end.query, from: end.location, travelling: $0) }
-            return RouteStep(maneuver: .arrive, modifier: side, name: last.road.displayName, ref: last.road.ref,
+            return RouteStep(maneuver: .arrive, modifier: side, name: road.displayName, ref: road.ref,
                              distance: 0, expectedTravelTime: 0, location: end.location,
                              bearingBefore: bearing.map(TurnAngle.wholeDegrees) ?? 0, bearingAfter: 0,
                              instructions: InstructionText.arrive(side: side), geometry: [end.location, end.location])
@@ -382,10 +473,14 @@ extension StepBuilder {
         private func routeStep(_ step: PlannedStep, covering range: Range<Int>) -> RouteStep {
             var distance = 0.0, duration = 0.0
             var geometry: [Coordinate] = []
-            for stretch in stretches[range] {
+            if let first = range.first, let last = range.last {
+                geometry.reserveCapacity(stretches[last].points.upperBound - stretches[first].points.lowerBound)
+            }
+            for k in range {
+                let stretch = stretches[k]
                 distance += stretch.distance
                 duration += stretch.duration
-                for point in stretch.points where geometry.last != point { geometry.append(point) }
+                for i in stretch.points where geometry.last != points[i] { geometry.append(points[i]) }
             }
             if geometry.isEmpty { geometry = [step.location] }
             if geometry.count == 1 { geometry.append(geometry[0]) }
@@ -397,22 +492,40 @@ extension StepBuilder {
 
         // MARK: Junctions
 
-        /// The node between stretch `j` and the next: directions in and out, and the other ways out.
-        func junction(after j: Int) -> Junction {
+        /// The node between stretch `j` and the next: directions in and out; the other ways out go to `alternatives`.
+        func junction(after j: Int, alternatives: inout Alternatives) -> Junction {
             let a = stretches[j], b = stretches[j + 1]
-            let bearingIn = TurnAngle.finalBearing(of: a.points) ?? 0
-            let bearingOut = TurnAngle.initialBearing(of: b.points) ?? bearingIn
-            var alternatives: [(edge: Int, deviation: Double)] = []
+            let bearingIn = TurnAngle.finalBearing(along: points(of: j)) ?? 0
+            let bearingOut = TurnAngle.initialBearing(along: points(of: j + 1)) ?? bearingIn
+            alternatives.removeAll()
             if let node = a.endNode {
-                for (edge, side) in exits(at: node) where edge != a.edge && edge != b.edge {
-                    let stored = graph.coordinates(ofEdge: edge)
-                    if let bearing = TurnAngle.initialBearing(of: side == 0 ? stored : stored.reversed()) {
-                        alternatives.append((edge, TurnAngle.deviation(from: bearingIn, to: bearing)))
+                forEachExit(at: node) { edge, side in
+                    guard edge != a.edge && edge != b.edge else { return }
+                    let stored = EdgePolyline(edge: edge, in: graph)
+                    let bearing = side == 0 ? TurnAngle.initialBearing(along: stored) : TurnAngle.initialBearing(along: stored.reversed())
+                    if let bearing {
+                        alternatives.edges.append(edge)
+                        alternatives.deviations.append(TurnAngle.deviation(from: bearingIn, to: bearing))
                     }
                 }
             }
-            return Junction(node: a.endNode, location: b.points[0], bearingIn: bearingIn, bearingOut: bearingOut,
-                            deviation: TurnAngle.deviation(from: bearingIn, to: bearingOut), alternatives: alternatives)
+            return Junction(node: a.endNode, location: points[b.points.lowerBound], bearingIn: bearingIn, bearingOut: bearingOut,
+                            deviation: TurnAngle.deviation(from: bearingIn, to: bearingOut))
+        }
+
+        /// Calls `body(edge, side)` for each edge the mode may leave `node` by, in the order of `exits(at:)`.
+        @inline(__always) func forEachExit(at node: Int, _ body: (Int, Int) -> Void) {
+            if let profile {
+                guard node + 1 < profile.firstIncidence.count else { return }
+                for k in Int(profile.firstIncidence[node])..<Int(profile.firstIncidence[node + 1]) {
+                    let entry = profile.incidence[k]
+                    let edge = Int(entry >> 1), side = Int(entry & 1)
+                    let time = side == 0 ? profile.timeForward[edge] : profile.timeBackward[edge]
+                    if time != closedEdge { body(edge, side) }
+                }
+                return
+            }
+            for (edge, side) in exits(at: node) { body(edge, side) }
         }
 
         /// The edges the mode may leave `node` by, as (edge, side) with side 0 where the node is the edge's `from`:

@@ -47,13 +47,25 @@ public enum TurnAngle {
     /// The direction of travel leaving `points[0]`: the bearing from the first point to the point `window`
     /// metres along the polyline (or its last point when shorter); nil when the polyline has no length.
     public static func initialBearing(of points: [Coordinate], window: Double = bearingWindow) -> Double? {
-        guard let first = points.first, let far = point(along: points, at: window), far != first else { return nil }
-        return first.bearing(to: far)
+        initialBearing(along: points, window: window)
     }
 
     /// The direction of travel arriving at the polyline's last point: the bearing from the point `window`
     /// metres before the end (or the first point when shorter) to the last point; nil when it has no length.
     public static func finalBearing(of points: [Coordinate], window: Double = bearingWindow) -> Double? {
+        finalBearing(along: points, window: window)
+    }
+
+    /// `initialBearing(of:)` over any run of points (a slice of a leg's points, an edge's polyline read in place).
+    @inline(__always)
+    static func initialBearing<Points: Collection>(along points: Points, window: Double = bearingWindow) -> Double? where Points.Element == Coordinate {
+        guard let first = points.first, let far = point(along: points, at: window), far != first else { return nil }
+        return first.bearing(to: far)
+    }
+
+    /// `finalBearing(of:)` over any run of points.
+    @inline(__always)
+    static func finalBearing<Points: BidirectionalCollection>(along points: Points, window: Double = bearingWindow) -> Double? where Points.Element == Coordinate {
         guard let last = points.last, let far = point(along: points.reversed(), at: window), far != last else { return nil }
         return far.bearing(to: last)
     }
@@ -63,8 +75,21 @@ public enum TurnAngle {
         zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 
+    /// Whether `length(of:)` of the points would be at least `minimum`: the same sum, stopped as soon as it gets there.
+    static func hasLength<Points: Collection>(_ points: Points, atLeast minimum: Double) -> Bool where Points.Element == Coordinate {
+        guard var previous = points.first else { return 0 >= minimum }
+        var total = 0.0
+        if total >= minimum { return true }
+        for next in points.dropFirst() {
+            total += previous.distance(to: next)
+            if total >= minimum { return true }
+            previous = next
+        }
+        return false
+    }
+
     /// The point `distance` metres along a polyline, or its last point when it is shorter; nil when empty.
-    static func point(along points: [Coordinate], at distance: Double) -> Coordinate? {
+    static func point<Points: Collection>(along points: Points, at distance: Double) -> Coordinate? where Points.Element == Coordinate {
         guard var previous = points.first else { return nil }
         var travelled = 0.0
         for next in points.dropFirst() {
