@@ -13,6 +13,8 @@ public struct GraphImporter {
     /// Steps that add sections after the graph (and the landmarks) are built — contraction hierarchies,
     /// timetables —, in order; each sees the graph with the sections of those before it.
     public var extensions: [any GraphExtension] = []
+    /// Gathers the places of the search index while the input is read, when set (`PlaceIndexExtension` writes them).
+    public var places: PlaceCollector?
 
     /// Progress as the import goes: reading (raw and XML bytes, elements) and then the build phases.
     public enum Progress {
@@ -94,6 +96,7 @@ public struct GraphImporter {
         let input: OSMInput
         do { input = try OSMInput(path: inputPath) } catch { throw .input(error) }
         let collector = OSMCollector(profiles: profiles)
+        collector.places = places
         if input.compression == .pbf {
             // PBF blocks are decoded on every core; the collector gets their elements in file order, on this thread.
             let reader = OSMPBFReader(source: input.source, name: input.file.name, handler: collector)

@@ -33,6 +33,9 @@ final class OSMCollector: OSMElementHandler {
 
     @exclusivity(unchecked) var statistics = ImportStatistics()
 
+    /// Also gathers the places of the search index, when set (`Places/PlaceCollector.swift`).
+    var places: PlaceCollector?
+
     init(profiles: [TravelProfile]) {
         evaluators = profiles.map(ProfileEvaluator.init)
         statistics.profiles = profiles.map { ImportStatistics.ProfileFigures(name: $0.name) }
@@ -55,6 +58,7 @@ final class OSMCollector: OSMElementHandler {
         nodeLatitudes.append(node.latitudeE7)
         nodeLongitudes.append(node.longitudeE7)
         guard !node.tags.isEmpty else { return }
+        places?.collect(node: node)
         var flags: UInt8 = node.tags["barrier"] != nil ? 0x80 : 0
         for index in evaluators.indices where evaluators[index].blocks(node: node.tags) {
             flags |= 1 << UInt8(index)
@@ -66,6 +70,7 @@ final class OSMCollector: OSMElementHandler {
     }
 
     func handle(way: OSMWay) {
+        places?.collect(way: way, collector: self)
         let speedsStart = waySpeeds.count
         var routable = false
         for index in evaluators.indices {
@@ -94,6 +99,7 @@ final class OSMCollector: OSMElementHandler {
     }
 
     func handle(relation: OSMRelation) {
+        places?.collect(relation: relation, collector: self)
         guard let type = relation.tags["type"] else { return }
         var valuesByProfile: [String?] = []
         var any = false

@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+@testable import Graph
+
+/// The place index of real extracts: the counts of names, restaurants and house numbers agree with an independent
+/// count over the XML (a Python `xml.etree.iterparse` script: every element with a `name`, with
+/// `amenity=restaurant`, with `addr:housenumber`), and every name is found by searching for it, also with a typo.
+final class PlaceRealDataTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func input(_ path: String) throws -> String {
+        let url = repository.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("missing extract \(url.path)") }
+        return url.path
+    }
+
+    func testLiechtenstein() throws {
+        let map = try PlaceImport(input: try Self.input("../shared/data/osm/liechtenstein.osm.bz2"))
+        try check(map, names: 3_216, restaurants: 46, houseNumbers: 1_008)
+    }
+
+    func testMonaco() throws {
+        let map = try PlaceImport(input: try Self.input("Data/monaco.osm.gz"))
+        try check(map, names: 594, restaurants: 22, houseNumbers: 26)
+    }
+
+    private func check(_ map: PlaceImport, names: Int, restaurants: Int, houseNumbers: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let index = map.index
+        let named = (0..<index.count).filter { !index.bytes(of: .name, place: $0).isEmpty }
+        // Names of elements whose nodes and members all lie outside the extract have no position and are left out.
+        XCTAssertEqual(named.count + map.collector.namedPlacesWithoutPosition, names, "names", file: file, line: line)
+        XCTAssertLessThan(map.collector.namedPlacesWithoutPosition, names / 20, file: file, line: line)
+        XCTAssertEqual(index.categoryList().first { $0.key == "amenity" && $0.value == "restaurant" }?.count, restaurants, file: file, line: line)
+        XCTAssertEqual((0..<index.count).filter { !index.bytes(of: .houseNumber, place: $0).isEmpty }.count, houseNumbers, file: file, line: line)
+
+        var unsearchable = 0, typoTried = 0, typoFound = 0
+        var generator = SplitMix64(seed: 15)
+        for place in named {
+            let name = index.string(.name, place: place)
+            if PlaceTextFolding.tokens(of: name).isEmpty { unsearchable += 1; continue }
+            let found = try map.searcher.search(PlaceQuery(name, limit: 20)).map { index.string(.name, place: $0.place) }
+            XCTAssertTrue(found.contains(name), "'\(name)' finds \(found)", file: file, line: line)
+            // One typo in a random word of 5+ letters, for one name in four.
+            guard generator.next() % 4 == 0 else { continue }
+            let words = name.split(whereSeparator: { !$0.isLetter }).map(String.init).filter { $0.count >= 5 }
+            guard !words.isEmpty else { continue }
+            let word = words[Int(generator.next() % UInt64(words.count))]
+            let typos = PlaceSearchTests.typos(of: word)
+            let typo = typos[Int(generator.next() % UInt64(typos.count))]
+            let query = name.replacingOccurrences(of: word, with: typo)
+            typoTried += 1
+            let answers = try map.searcher.search(PlaceQuery(query, limit: 20)).map { index.string(.name, place: $0.place) }
+            if answers.contains(name) { typoFound += 1 } else { print("typo not found: '\(query)' for '\(name)': \(answers.prefix(5))") }
+        }
+        XCTAssertLessThan(unsearchable, 5, file: file, line: line)
+        XCTAssertGreaterThan(typoTried, names / 10, file: file, line: line)
+        XCTAssertEqual(typoFound, typoTried, "names found with one typo", file: file, line: line)
+        print("places: \(index.count) places, \(named.count) named, \(index.tokenCount) tokens, \(index.categoryCount) categories; typos found \(typoFound)/\(typoTried); import \(map.seconds) s")
+    }
+}
