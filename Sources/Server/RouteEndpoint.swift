@@ -24,8 +24,8 @@ enum RouteEndpoint {
         try deadline.check()
         let found: (routes: [Route], waypoints: [Waypoint])
         do {
-            found = try engine.router.routes(through: snapped, alternatives: alternatives)
-        } catch { throw OSRMError(error) }
+            found = try engine.router.routes(through: snapped, alternatives: alternatives, deadline: deadline.search)
+        } catch { throw deadline.error(error, hint: alternatives > 0 ? "ask for fewer alternatives or fewer coordinates" : "ask for fewer coordinates") }
         try deadline.check()
         var members: [(String, JSONValue)] = [("code", .string("Ok")), ("routes", .array(found.routes.map(encoder.route)))]
         if !skipWaypoints {

@@ -17,7 +17,10 @@ public enum TableSource {
     public static func matrix(from sources: [SnappedStop], to destinations: [SnappedStop], engine: ProfileEngine,
                               deadline: RequestDeadline) throws(OSRMError) -> TravelMatrix {
         try deadline.check()
-        let matrix = engine.router.matrix(from: sources, to: destinations)
+        let matrix: DistanceMatrix
+        do { matrix = try engine.router.matrix(from: sources, to: destinations, deadline: deadline.search) } catch {
+            throw deadline.error(error, hint: "ask for fewer sources or destinations")
+        }
         try deadline.check()
         let rows = 0..<sources.count, columns = 0..<destinations.count
         return TravelMatrix(durations: rows.map { i in columns.map { matrix.duration(i, $0) } },

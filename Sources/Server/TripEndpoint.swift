@@ -36,8 +36,8 @@ enum TripEndpoint {
         if roundtrip { stops.append(stops[0]) }
         let route: Route
         do {
-            route = try engine.router.routes(through: stops).routes[0]
-        } catch { throw OSRMError(error) }
+            route = try engine.router.routes(through: stops, deadline: deadline.search).routes[0]
+        } catch { throw deadline.error(error) }
         var members: [(String, JSONValue)] = [("code", .string("Ok")), ("trips", .array([encoder.route(route)]))]
         if !skipWaypoints {
             var position = [Int](repeating: 0, count: count)

@@ -185,6 +185,7 @@ enum RouteCommand {
             return CommandError(message: place + error.description + (files[role] != nil ? " (place \(index + 1) of the file)" : "") + hint(coordinate),
                                 exitCode: ExitCode.noRoad)
         case .routing(.unknownProfile), .routing(.tooBig), .routing(.corruptGraph): return CommandError(message: error.description, exitCode: ExitCode.badInput)
+        case .routing(.timedOut), .routing(.cancelled): return CommandError(message: error.description, exitCode: ExitCode.failure)
         case .transit(.noTransitRoute): return CommandError(message: error.description, exitCode: ExitCode.noRoute)
         case .transit(.noRoad): return CommandError(message: error.description, exitCode: ExitCode.noRoad)
         case .transit(.graph), .transit(.feed), .transit(.noTimetable), .transit(.noFootProfile), .transit(.noTrips):
