@@ -20,17 +20,19 @@ public enum RoutingError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         func format(_ c: Coordinate) -> String { String(format: "%.6f,%.6f", c.latitude, c.longitude) }
+        // Whole metres for any value (a Swift API caller may pass 1e308 or infinity, which Int(_:) would trap on).
+        func metres(_ m: Double) -> String { m.isFinite ? String(format: "%.0f", m) : "\(m)" }
         switch self {
         case let .tooFewStops(count): return "a route needs at least two stops, got \(count)"
         case let .invalidCoordinate(stop, c): return "stop \(stop + 1) (\(format(c))) is not a valid coordinate: latitude must lie within ±90 and longitude within ±180"
         case let .noRoad(stop, c, profile, maxDistance):
-            return "stop \(stop + 1) (\(format(c))) is more than \(Int(maxDistance)) m from any road the \(profile) profile may use"
+            return "stop \(stop + 1) (\(format(c))) is more than \(metres(maxDistance)) m from any road the \(profile) profile may use"
         case let .noRoute(leg, from, to, profile):
             return "no \(profile) route for leg \(leg + 1), from \(format(from)) to \(format(to)): the stops lie on parts of the network that do not connect"
         case let .unknownProfile(name, available): return "the graph has no profile '\(name)' (it has \(available.joined(separator: ", ")))"
         case let .corruptGraph(message): return message
         case let .noRoadNear(role, index, c, profile, maxDistance):
-            return "\(role) \(index + 1) (\(format(c))) is more than \(Int(maxDistance)) m from any road the \(profile) profile may use"
+            return "\(role) \(index + 1) (\(format(c))) is more than \(metres(maxDistance)) m from any road the \(profile) profile may use"
         case let .tooBig(message): return message
         case .timedOut: return "the search ran past its time limit and stopped without an answer"
         case .cancelled: return "the search was cancelled before it found an answer"
