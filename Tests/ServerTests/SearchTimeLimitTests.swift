@@ -97,7 +97,8 @@ final class SearchTimeLimitTests: XCTestCase {
         let health = HTTPServerTests.fetch(base + "/health")
         let healthSeconds = Date().timeIntervalSince(began)
         XCTAssertEqual(health?.status, 200)
-        XCTAssertLessThan(healthSeconds, max(1, full.seconds), "/health took \(healthSeconds) s")
+        // Without the limit inside the searches the two workers would stay busy for 2 × the whole table's time.
+        XCTAssertLessThan(healthSeconds, 2 * full.seconds, "/health took \(healthSeconds) s")
         XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(statuses, [503, 503, 503, 503])
     }
