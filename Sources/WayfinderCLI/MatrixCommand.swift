@@ -16,8 +16,8 @@ enum MatrixCommand {
       --destinations FILE  places to reach, in the same form (the same file as --sources gives a square matrix)
       --format F           csv (default: a row per pair, `source,destination,source_name,destination_name,duration_s,distance_m`)
                            or json (`durations` and `distances` as rows of seconds and metres, null for no route)
-      --max-size N         refuse more than N sources or N destinations, before any work (default 10000)
-      --max-snap M         farthest a place may lie from a road the mode may use, metres (default 1000)
+      --max-size N         refuse more than N sources or N destinations, before any work (default 10000, at most 100000)
+      --max-snap M         farthest a place may lie from a road the mode may use, metres, up to 100000 (default 1000)
 
     A pair with no route gets empty cells (csv) or null (json); it is not an error. Without contraction hierarchies
     in the graph file (imported with --no-ch) one Dijkstra runs per source instead.
@@ -37,8 +37,7 @@ enum MatrixCommand {
         guard ["csv", "json"].contains(format) else { throw CommandError.usage("--format must be csv or json, not '\(format)'") }
         var maxSize = 10_000
         if let text = args.value("--max-size") {
-            guard let n = Int(text), n > 0 else { throw CommandError.usage("--max-size must be a positive whole number, not '\(text)'") }
-            maxSize = n
+            maxSize = try OptionValue.integer(text, option: "--max-size", range: 1...100_000)
         }
         let maxSnap = try RouteCommand.parseMaxSnap(args.value("--max-snap"))
         let sources = try PlacesFile.read(sourcesPath, role: "sources")

@@ -34,10 +34,14 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 struct TimedExtension: GraphExtension {
     let inner: PlaceIndexExtension
     let seconds: UnsafeMutablePointer<Double>
-    func extend(_ graph: RoadGraph, writer: GraphFileWriter, phase: (String) -> Void) throws {
+    var phase: String { inner.phase }
+    func sectionNames(for graph: RoadGraph) -> [String] { inner.sectionNames(for: graph) }
+    /// Times the index build (the write of its sections is part of the single file write).
+    func build(from graph: RoadGraph) throws -> any GraphExtensionSections {
         let start = clock(CLOCK_THREAD_CPUTIME_ID)
-        try inner.extend(graph, writer: writer, phase: phase)
+        let built = try inner.build(from: graph)
         seconds.pointee = clock(CLOCK_THREAD_CPUTIME_ID) - start
+        return built
     }
 }
 

@@ -72,8 +72,8 @@ public struct PlaceIndexData: Sendable, Equatable {
     /// Number of places.
     public var count: Int { latitudes.count }
 
-    /// Appends the index's sections to `writer`.
-    public func write(to writer: GraphFileWriter) throws(GraphFileError) {
+    /// Appends the index's sections to `writer` (a file being written, or the graph in memory).
+    public func write(to writer: some GraphSectionSink) throws(GraphFileError) {
         typealias S = PlaceSectionName
         try writer.append(S.latitudes, latitudes)
         try writer.append(S.longitudes, longitudes)

@@ -10,19 +10,33 @@ public struct PlaceIndexExtension: GraphExtension {
 
     public init(collector: PlaceCollector) { self.collector = collector }
 
-    /// Builds the index of the collected places and appends its sections (the graph itself is not read).
-    public func extend(_ graph: RoadGraph, writer: GraphFileWriter, phase: (String) -> Void) throws {
-        phase("indexing places")
-        try write(to: writer)
+    public var phase: String { "indexing places" }
+
+    /// The `places.*` sections (whatever the graph).
+    public func sectionNames(for graph: RoadGraph) -> [String] { Self.sectionNames }
+
+    /// Builds the index of the collected places (the graph itself is not read).
+    public func build(from graph: RoadGraph) throws -> any GraphExtensionSections {
+        try PlaceIndexSections(data: buildData())
     }
 
     /// Builds the index and appends its sections to `writer`; returns the number of places indexed.
     @discardableResult
-    public func write(to writer: GraphFileWriter) throws -> Int {
-        collector.finishReading()
-        let data: PlaceIndexData
-        do { data = try PlaceIndexBuilder().build(collector.places) } catch { throw GraphExtensionError(error.description) }
+    public func write(to writer: some GraphSectionSink) throws -> Int {
+        let data = try buildData()
         try data.write(to: writer)
         return data.count
     }
+
+    /// The index data of what the collector gathered.
+    func buildData() throws -> PlaceIndexData {
+        collector.finishReading()
+        do { return try PlaceIndexBuilder().build(collector.places) } catch { throw GraphExtensionError(error.description) }
+    }
+}
+
+/// A built place index, ready to be written.
+struct PlaceIndexSections: GraphExtensionSections {
+    let data: PlaceIndexData
+    func write(to sink: some GraphSectionSink) throws(GraphFileError) { try data.write(to: sink) }
 }
