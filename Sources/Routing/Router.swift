@@ -145,7 +145,9 @@ public final class Router: @unchecked Sendable {
         guard stops.count >= 2 else { throw .tooFewStops(stops.count) }
         if options.straightLines {
             let found = try routes(through: stops, options: options)
-            return RouteEstimate(distance: found.routes[0].distance, expectedTravelTime: found.routes[0].expectedTravelTime, waypoints: found.waypoints)
+            let route = found.routes[0]
+            return RouteEstimate(distance: route.distance, expectedTravelTime: route.expectedTravelTime, waypoints: found.waypoints,
+                                 legDistances: route.legs.map(\.distance), legTravelTimes: route.legs.map(\.expectedTravelTime))
         }
         return try eta(through: try snapStops(stops, maxDistance: options.maxSnappingDistance), deadline: options.deadline)
     }
@@ -157,7 +159,8 @@ public final class Router: @unchecked Sendable {
         var distance = 0.0, time = 0.0
         for result in found.results { distance += result.distance }
         for result in found.results { time += result.duration }
-        return RouteEstimate(distance: distance, expectedTravelTime: time, waypoints: found.used.map(Self.waypoint))
+        return RouteEstimate(distance: distance, expectedTravelTime: time, waypoints: found.used.map(Self.waypoint),
+                             legDistances: found.results.map(\.distance), legTravelTimes: found.results.map(\.duration))
     }
 
     /// The best route through stops already snapped (`snapStops`, or the server's snapping with a radius per stop),
