@@ -73,7 +73,7 @@ public struct PlaceIndexData: Sendable, Equatable {
     public var count: Int { latitudes.count }
 
     /// Appends the index's sections to `writer`.
-    public func write(to writer: GraphFileWriter) throws(GraphFileError) {
+    public func write(to writer: some GraphSectionSink) throws(GraphFileError) {
         typealias S = PlaceSectionName
         try writer.append(S.latitudes, latitudes)
         try writer.append(S.longitudes, longitudes)

@@ -10,19 +10,16 @@ public struct PlaceIndexExtension: GraphExtension {
 
     public init(collector: PlaceCollector) { self.collector = collector }
 
-    /// Builds the index of the collected places and appends its sections (the graph itself is not read).
-    public func extend(_ graph: RoadGraph, writer: GraphFileWriter, phase: (String) -> Void) throws {
-        phase("indexing places")
-        try write(to: writer)
-    }
+    public var phase: String { "indexing places" }
 
-    /// Builds the index and appends its sections to `writer`; returns the number of places indexed.
-    @discardableResult
-    public func write(to writer: GraphFileWriter) throws -> Int {
+    /// The `places.*` sections.
+    public func sectionNames(for graph: RoadGraph) -> [String] { Self.sectionNames }
+
+    /// Builds the index of the collected places (the graph itself is not read).
+    public func build(from graph: RoadGraph) throws -> any GraphExtensionSections {
         collector.finishReading()
-        let data: PlaceIndexData
-        do { data = try PlaceIndexBuilder().build(collector.places) } catch { throw GraphExtensionError(error.description) }
-        try data.write(to: writer)
-        return data.count
+        do { return try PlaceIndexBuilder().build(collector.places) } catch { throw GraphExtensionError(error.description) }
     }
 }
+
+extension PlaceIndexData: GraphExtensionSections {}
