@@ -1,0 +1,93 @@
+import Foundation
+import Graph
+import Routing
+import Transit
+
+extension ETAList {
+    /// The rows of an ETA list by transit: one earliest-arrival search from the origin (`TransitRouter.earliestArrivals`),
+    /// each row equal to the pair's own transit query; with `departureWindow`, one range search per place for its
+    /// best, median and worst travel time over the window. Throws when the origin cannot be used or the date is off the feed.
+    func computeTransit(_ cancel: Cancellation) throws(DirectionsError) -> ETAListResponse {
+        let router = try map.transitRouter()
+        var options = request.transitOptions
+        options.maxSnappingDistance = request.maximumSnappingDistance
+        let departure = request.departureDate ?? Date()
+        if let window = request.departureWindow {
+            guard window.isFinite, window > 0, window <= TransitRouter.maximumDepartureWindow else {
+                throw .transit(.invalidDepartureWindow(seconds: window))
+            }
+        }
+        try cancel.check()
+        let arrivals: [Result<TransitArrival, TransitError>]
+        do {
+            arrivals = try router.earliestArrivals(from: request.origin, departure: departure, to: request.places.map(\.coordinate), options: options)
+        } catch {
+            throw .transit(error)
+        }
+        var entries: [ETAListEntry] = []
+        entries.reserveCapacity(request.places.count)
+        for (i, place) in request.places.enumerated() {
+            try cancel.check()
+            switch arrivals[i] {
+            case let .failure(error):
+                if case .noRoad = error { entries.append(ETAListEntry(place: place, status: .noRoad)) }
+                else if case .invalidCoordinate = error { throw .transit(.invalidCoordinate(stop: i + 1)) }
+                else { entries.append(ETAListEntry(place: place, status: .noRoute)) }
+            case let .success(arrival):
+                var entry = ETAListEntry(place: place, status: .ok, expectedTravelTime: arrival.travelTime(from: departure),
+                                         distance: arrival.walkingDistance, expectedArrivalDate: arrival.arrival)
+                entry.transit = arrival
+                if let window = request.departureWindow {
+                    do {
+                        entry.departureWindow = try router.departureWindow(from: request.origin, to: place.coordinate, departure: departure,
+                                                                           window: window, options: options)
+                    } catch {
+                        if case .timedOut = error { throw .transit(error) }
+                    }
+                }
+                entries.append(entry)
+            }
+        }
+        return ETAListResponse(entries: entries, expectedDepartureDate: departure, timeZone: request.timeZone)
+    }
+}
+
+extension Matrix {
+    /// The matrix by transit: earliest-arrival travel times from every source at `request.departureDate` (required)
+    /// to every destination, one search per source; distances are the metres walked. Nil where no itinerary exists.
+    func computeTransit(_ cancel: Cancellation) throws(DirectionsError) -> MatrixResponse {
+        guard let departure = request.departureDate else {
+            throw .unsupported("a matrix by transit needs a departure time: transit travel times depend on when you leave")
+        }
+        let router = try map.transitRouter()
+        var options = request.transitOptions
+        options.maxSnappingDistance = request.maximumSnappingDistance
+        let targets = request.destinations.map(\.coordinate)
+        var matrix = DistanceMatrix(sourceCount: request.sources.count, destinationCount: targets.count)
+        for (i, source) in request.sources.enumerated() {
+            try cancel.check()
+            let row: [Result<TransitArrival, TransitError>]
+            do {
+                row = try router.earliestArrivals(from: source.coordinate, departure: departure, to: targets, options: options)
+            } catch {
+                switch error {
+                case .invalidCoordinate: throw .transit(.invalidCoordinate(stop: i))
+                case .noRoad: continue
+                default: throw .transit(error)
+                }
+            }
+            for (j, answer) in row.enumerated() {
+                guard case let .success(arrival) = answer else { continue }
+                matrix.durations[i * targets.count + j] = arrival.travelTime(from: departure)
+                matrix.distances[i * targets.count + j] = arrival.walkingDistance
+            }
+        }
+        try cancel.check()
+        let walk = { (place: ETAPlace) -> Waypoint in
+            let snapped = try? map.snap(place.coordinate, transportType: .walking, maximumDistance: request.maximumSnappingDistance)
+            return snapped?.waypoint ?? Waypoint(query: place.coordinate, location: place.coordinate, snappingDistance: 0, name: "")
+        }
+        return MatrixResponse(sources: request.sources, destinations: request.destinations, snappedSources: request.sources.map(walk),
+                              snappedDestinations: request.destinations.map(walk), matrix: matrix, mode: "transit")
+    }
+}
