@@ -5,7 +5,7 @@ import Transit
 
 extension ETAList {
     /// The rows of an ETA list by transit: one earliest-arrival search from the origin (`TransitRouter.earliestArrivals`),
-    /// each row equal to the pair's own transit query; with `departureWindow`, one range search per place for its
+    /// each row equal to the pair's own transit query (refined: its travel time from the latest departure still arriving then); with `departureWindow`, one range search per place for its
     /// best, median and worst travel time over the window. Throws when the origin cannot be used or the date is off the feed.
     func computeTransit(_ cancel: Cancellation) throws(DirectionsError) -> ETAListResponse {
         let router = try map.transitRouter()
@@ -20,7 +20,8 @@ extension ETAList {
         try cancel.check()
         let arrivals: [Result<TransitArrival, TransitError>]
         do {
-            arrivals = try router.earliestArrivals(from: request.origin, departure: departure, to: request.places.map(\.coordinate), options: options)
+            arrivals = try router.earliestArrivals(from: request.origin, departure: departure, to: request.places.map(\.coordinate), options: options,
+                                                   refine: true)
         } catch {
             throw .transit(error)
         }
@@ -34,8 +35,10 @@ extension ETAList {
                 else if case .invalidCoordinate = error { throw .transit(.invalidCoordinate(stop: i + 1)) }
                 else { entries.append(ETAListEntry(place: place, status: .noRoute)) }
             case let .success(arrival):
-                var entry = ETAListEntry(place: place, status: .ok, expectedTravelTime: arrival.travelTime(from: departure),
-                                         distance: arrival.walkingDistance, expectedArrivalDate: arrival.arrival)
+                // As the pair's own query: leaving as late as still arrives then (the refined itinerary), metres walked on it.
+                let leave = arrival.itinerary?.departure ?? departure
+                var entry = ETAListEntry(place: place, status: .ok, expectedTravelTime: arrival.arrival.timeIntervalSince(leave),
+                                         distance: arrival.itinerary?.walkingDistance ?? arrival.walkingDistance, expectedArrivalDate: arrival.arrival)
                 entry.transit = arrival
                 if let window = request.departureWindow {
                     do {
