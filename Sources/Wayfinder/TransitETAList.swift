@@ -56,8 +56,9 @@ extension ETAList {
 }
 
 extension Matrix {
-    /// The matrix by transit: earliest-arrival travel times from every source at `request.departureDate` (required)
-    /// to every destination, one search per source; distances are the metres walked. Nil where no itinerary exists.
+    /// The matrix by transit: seconds from `request.departureDate` (required) to the earliest arrival (equal to the
+    /// pair's own query) from every source at every destination, one search per source; distances are the metres
+    /// walked. Nil where no itinerary exists; a place too far from a walkable road throws, as a road matrix does.
     func computeTransit(_ cancel: Cancellation) throws(DirectionsError) -> MatrixResponse {
         guard let departure = request.departureDate else {
             throw .unsupported("a matrix by transit needs a departure time: transit travel times depend on when you leave")
@@ -65,6 +66,10 @@ extension Matrix {
         let router = try map.transitRouter()
         var options = request.transitOptions
         options.maxSnappingDistance = request.maximumSnappingDistance
+        // Every place on the foot graph first, as a road matrix snaps: one too far from a road is an error, as there.
+        let radius = request.maximumSnappingDistance
+        let from = try map.snap(request.sources.map(\.coordinate), transportType: .walking, maximumDistance: radius, role: .source)
+        let to = try map.snap(request.destinations.map(\.coordinate), transportType: .walking, maximumDistance: radius, role: .destination)
         let targets = request.destinations.map(\.coordinate)
         var matrix = DistanceMatrix(sourceCount: request.sources.count, destinationCount: targets.count)
         for (i, source) in request.sources.enumerated() {
@@ -86,11 +91,7 @@ extension Matrix {
             }
         }
         try cancel.check()
-        let walk = { (place: ETAPlace) -> Waypoint in
-            let snapped = try? map.snap(place.coordinate, transportType: .walking, maximumDistance: request.maximumSnappingDistance)
-            return snapped?.waypoint ?? Waypoint(query: place.coordinate, location: place.coordinate, snappingDistance: 0, name: "")
-        }
-        return MatrixResponse(sources: request.sources, destinations: request.destinations, snappedSources: request.sources.map(walk),
-                              snappedDestinations: request.destinations.map(walk), matrix: matrix, mode: "transit")
+        return MatrixResponse(sources: request.sources, destinations: request.destinations, snappedSources: from.map(\.waypoint),
+                              snappedDestinations: to.map(\.waypoint), matrix: matrix, mode: "transit")
     }
 }
