@@ -17,7 +17,7 @@ public enum ETAListEncoder {
             var row = [name, TextEncoder.formatDuration(time), TextEncoder.formatDistance(distance), ISO8601.string(arrival, in: timeZone)]
             if transit {
                 row.append(entry.transit.map { String($0.rides) } ?? "-")
-                row.append(entry.transit?.firstBoarding.map { "\(TextEncoder.clean($0.stop.name)) \(ISO8601.string($0.departure, in: timeZone))" } ?? "walk only")
+                row.append(entry.transit?.firstBoarding.map { "\(TransitTextEncoder.clock($0.departure, timeZone)) \(TextEncoder.clean($0.stop.name))" } ?? "walk only")
                 if window {
                     let w = entry.departureWindow
                     row += [w?.best, w?.median, w?.worst].map { $0.map(TextEncoder.formatDuration) ?? "-" }
