@@ -30,14 +30,17 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
 }
 
-/// Wraps the place extension to time its build and write.
+/// Wraps the place extension to time its build (the write is part of the import's one write).
 struct TimedExtension: GraphExtension {
     let inner: PlaceIndexExtension
     let seconds: UnsafeMutablePointer<Double>
-    func extend(_ graph: RoadGraph, writer: GraphFileWriter, phase: (String) -> Void) throws {
+    var phase: String { inner.phase }
+    func sectionNames(for graph: RoadGraph) -> [String] { inner.sectionNames(for: graph) }
+    func build(from graph: RoadGraph) throws -> any GraphExtensionSections {
         let start = clock(CLOCK_THREAD_CPUTIME_ID)
-        try inner.extend(graph, writer: writer, phase: phase)
+        let built = try inner.build(from: graph)
         seconds.pointee = clock(CLOCK_THREAD_CPUTIME_ID) - start
+        return built
     }
 }
 
