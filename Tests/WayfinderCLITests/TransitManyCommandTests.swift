@@ -137,17 +137,13 @@ final class TransitManyCommandTests: CLITestCase {
         let far = try run(["matrix", "--graph", graph, "--mode", "transit", "--sources", sources, "--destinations", offMap, "--depart", Self.depart])
         XCTAssertEqual(far.status, 6, far.stderr)
     }
-}
 
-/// `trip --mode transit`: the greedy order (each next stop the one reached earliest from where the traveller is, at
-/// that moment) and its itineraries, with `--depart` required.
-final class TransitTripCommandTests: CLITestCase {
-    typealias M = TransitManyCommandTests
-
+    /// `trip --mode transit`: the greedy order (each next stop the one reached earliest from where the traveller is,
+    /// at that moment) and its itineraries, with `--depart` required.
     func testGreedyOrderPicksTheEarliestReachedStopEachStep() throws {
-        let graph = try M().terreHaute()
+        let graph = try terreHaute()
         let stops = ["39.4565472,-87.4164615", "39.4667,-87.4139"]
-        let trip = try run(["trip", "--graph", graph, "--mode", "transit", "--depart", M.depart, "--format", "json", M.origin] + stops)
+        let trip = try run(["trip", "--graph", graph, "--mode", "transit", "--depart", Self.depart, "--format", "json", Self.origin] + stops)
         XCTAssertEqual(trip.status, 0, trip.stderr)
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(trip.stdout.utf8)) as? [String: Any])
         let summary = try XCTUnwrap(object["trip"] as? [String: Any])
@@ -156,7 +152,7 @@ final class TransitTripCommandTests: CLITestCase {
         XCTAssertEqual(Set(order), [0, 1, 2])
         // The first step: the stop whose own eta from the origin arrives earliest.
         let arrivals = try stops.map { stop -> String in
-            let eta = try run(["eta", "--graph", graph, "--mode", "transit", "--depart", M.depart, "--format", "json", M.origin, stop])
+            let eta = try run(["eta", "--graph", graph, "--mode", "transit", "--depart", Self.depart, "--format", "json", Self.origin, stop])
             let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(eta.stdout.utf8)) as? [String: Any])
             return try XCTUnwrap(json["expectedArrivalDate"] as? String)
         }
@@ -164,13 +160,13 @@ final class TransitTripCommandTests: CLITestCase {
         let directions = try XCTUnwrap(object["directions"] as? [String: Any])
         XCTAssertEqual(directions["mode"] as? String, "transit")
         XCTAssertEqual((directions["legs"] as? [Any])?.count, 2)
-        let text = try run(["trip", "--graph", graph, "--mode", "transit", "--depart", M.depart, M.origin] + stops)
+        let text = try run(["trip", "--graph", graph, "--mode", "transit", "--depart", Self.depart, Self.origin] + stops)
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertTrue(text.stdout.contains("order        1 → \(order[1] + 1) → \(order[2] + 1)"), text.stdout)
-        let undated = try run(["trip", "--graph", graph, "--mode", "transit", M.origin] + stops)
+        let undated = try run(["trip", "--graph", graph, "--mode", "transit", Self.origin] + stops)
         XCTAssertEqual(undated.status, 2, undated.stderr)
         XCTAssertTrue(undated.stderr.contains("--depart"), undated.stderr)
-        let gpx = try run(["trip", "--graph", graph, "--mode", "transit", "--depart", M.depart, "--format", "gpx", M.origin] + stops)
+        let gpx = try run(["trip", "--graph", graph, "--mode", "transit", "--depart", Self.depart, "--format", "gpx", Self.origin] + stops)
         XCTAssertEqual(gpx.status, 2, gpx.stderr)
     }
 }
