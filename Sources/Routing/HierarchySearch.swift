@@ -27,16 +27,30 @@ public struct HierarchySearch: Sendable {
 
     /// The fastest route from `start` to `target`, or nil when none exists.
     public func route(from start: SearchEndpoint, to target: SearchEndpoint) -> SearchResult? {
-        pool.withWorkspace { search(start, target, $0, unpack: true) }
+        pool.withWorkspace { (try? search(start, target, $0, unpack: true, .none)) ?? nil }
+    }
+
+    /// As `route(from:to:)`, giving up with `RoutingError.timedOut` (or `.cancelled`) once `deadline` passes: checked
+    /// at the start and every `SearchDeadline.interval` states taken from the heaps.
+    public func route(from start: SearchEndpoint, to target: SearchEndpoint, deadline: SearchDeadline) throws(RoutingError) -> SearchResult? {
+        try deadline.check()
+        return try pool.withWorkspace { ws throws(RoutingError) in try search(start, target, ws, unpack: true, deadline) }
     }
 
     /// The travel time alone (milliseconds) of the fastest route, without unpacking its path; nil when none exists.
     public func time(from start: SearchEndpoint, to target: SearchEndpoint) -> Double? {
-        pool.withWorkspace { search(start, target, $0, unpack: false)?.duration }
+        pool.withWorkspace { (try? search(start, target, $0, unpack: false, .none))??.duration }
+    }
+
+    /// As `time(from:to:)`, giving up with `RoutingError.timedOut` (or `.cancelled`) once `deadline` passes.
+    public func time(from start: SearchEndpoint, to target: SearchEndpoint, deadline: SearchDeadline) throws(RoutingError) -> Double? {
+        try deadline.check()
+        return try pool.withWorkspace { ws throws(RoutingError) in try search(start, target, ws, unpack: false, deadline)?.duration }
     }
 
     /// The search; with `unpack: false` the result has no traversals and `duration` is the time in milliseconds.
-    private func search(_ start: SearchEndpoint, _ end: SearchEndpoint, _ ws: HierarchyWorkspace, unpack: Bool) -> SearchResult? {
+    private func search(_ start: SearchEndpoint, _ end: SearchEndpoint, _ ws: HierarchyWorkspace, unpack: Bool,
+                        _ deadline: SearchDeadline) throws(RoutingError) -> SearchResult? {
         let g = space, ch = hierarchy
         let source = endpoints.source(start)
         let target = endpoints.target(end)
@@ -63,7 +77,10 @@ public struct HierarchySearch: Sendable {
         }
         var settled = 0
         var forwardDone = false, backwardDone = false
+        var pops = 0
         while !(forwardDone && backwardDone) {
+            pops &+= 1
+            try deadline.check(every: pops)
             let forwardKey = ws.forward.heap.peekKey ?? .infinity, backwardKey = ws.backward.heap.peekKey ?? .infinity
             if forwardKey >= best { forwardDone = true }
             if backwardKey >= best { backwardDone = true }

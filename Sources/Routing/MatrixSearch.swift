@@ -35,6 +35,15 @@ public struct MatrixSearch: Sendable {
     /// The matrix from `sources` to `destinations`, the sources' searches spread over `threads` threads.
     public func matrix(from sources: [SearchEndpoint], to destinations: [SearchEndpoint],
                        threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> DistanceMatrix {
+        (try? matrix(from: sources, to: destinations, threads: threads, deadline: .none))
+            ?? DistanceMatrix(sourceCount: sources.count, destinationCount: destinations.count)
+    }
+
+    /// As `matrix(from:to:threads:)`, giving up with `RoutingError.timedOut` (or `.cancelled`) once `deadline`
+    /// passes: every one-direction search checks it as it starts and every `SearchDeadline.interval` heap pops.
+    public func matrix(from sources: [SearchEndpoint], to destinations: [SearchEndpoint],
+                       threads: Int = ProcessInfo.processInfo.activeProcessorCount, deadline: SearchDeadline) throws(RoutingError) -> DistanceMatrix {
+        try deadline.check()
         let ch = search.hierarchy, builder = search.endpoints
         let vertexCount = search.states.count
         var result = DistanceMatrix(sourceCount: sources.count, destinationCount: destinations.count)
@@ -43,10 +52,10 @@ public struct MatrixSearch: Sendable {
 
         // Backward searches: bucket entries (vertex, destination, time, length), then grouped by vertex.
         var entryVertex: [Int32] = [], entryTarget: [Int32] = [], entryTime: [Double] = [], entryLength: [Double] = []
-        search.upwardPool.withWorkspace { side in
+        try search.upwardPool.withWorkspace { side throws(RoutingError) in
             for (j, target) in targets.enumerated() {
-                side.run(seeds: target.seeds.map { (Int(ch.rank[$0.vertex]), $0.label, $0.length) }, arcs: ch.down, first: ch.firstDown,
-                         stallArcs: ch.up, stallFirst: ch.firstUp) { v, time, length in
+                try side.run(seeds: target.seeds.map { (Int(ch.rank[$0.vertex]), $0.label, $0.length) }, arcs: ch.down, first: ch.firstDown,
+                             stallArcs: ch.up, stallFirst: ch.firstUp, deadline: deadline) { v, time, length in
                     entryVertex.append(Int32(v)); entryTarget.append(Int32(j)); entryTime.append(time); entryLength.append(length)
                 }
             }
@@ -58,6 +67,8 @@ public struct MatrixSearch: Sendable {
         let rows = RowStore(result.durations.count)
         let chunkCount = max(1, min(threads, sources.count))
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in search.upwardPool.withWorkspace { forward in
+            // Past the deadline a chunk stops and leaves the error; the other chunks see the same deadline.
+            guard rows.stopped == nil else { return }
             let destinationCount = destinations.count
             var bestTime = [Double](repeating: .infinity, count: destinationCount)
             var bestLength = [Double](repeating: 0, count: destinationCount)
@@ -65,13 +76,18 @@ public struct MatrixSearch: Sendable {
             while i < sources.count {
                 let source = builder.source(sources[i])
                 for j in 0..<destinationCount { bestTime[j] = .infinity }
-                forward.run(seeds: source.starts.map { (Int(ch.rank[$0.vertex]), $0.cost, $0.length) }, arcs: ch.up, first: ch.firstUp,
-                            stallArcs: ch.down, stallFirst: ch.firstDown) { v, time, length in
-                    for k in Int(buckets.first[v])..<Int(buckets.first[v + 1]) {
-                        let j = Int(buckets.target[k])
-                        let total = time + buckets.time[k]
-                        if total < bestTime[j] { bestTime[j] = total; bestLength[j] = length + buckets.length[k] }
+                do throws(RoutingError) {
+                    try forward.run(seeds: source.starts.map { (Int(ch.rank[$0.vertex]), $0.cost, $0.length) }, arcs: ch.up, first: ch.firstUp,
+                                    stallArcs: ch.down, stallFirst: ch.firstDown, deadline: deadline) { v, time, length in
+                        for k in Int(buckets.first[v])..<Int(buckets.first[v + 1]) {
+                            let j = Int(buckets.target[k])
+                            let total = time + buckets.time[k]
+                            if total < bestTime[j] { bestTime[j] = total; bestLength[j] = length + buckets.length[k] }
+                        }
                     }
+                } catch {
+                    rows.stop(error)
+                    return
                 }
                 for j in 0..<destinationCount {
                     if let direct = builder.direct(source, targets[j]), direct.cost <= bestTime[j] {
@@ -82,6 +98,7 @@ public struct MatrixSearch: Sendable {
                 i += chunkCount
             }
         } }
+        if let error = rows.stopped { throw error }
         result.durations = rows.durations
         result.distances = rows.distances
         return result
@@ -124,8 +141,11 @@ final class UpwardSearch {
         length = [Double](repeating: 0, count: vertexCount)
     }
 
+    /// Throws `RoutingError.timedOut` (or `.cancelled`) once `deadline` passes: checked at the first heap pop and every
+    /// `SearchDeadline.interval` after it.
     func run(seeds: [(vertex: Int, time: Double, length: Double)], arcs: UnsafeBufferPointer<HierarchyArc>, first: UnsafeBufferPointer<UInt32>,
-             stallArcs: UnsafeBufferPointer<HierarchyArc>, stallFirst: UnsafeBufferPointer<UInt32>, visit: (Int, Double, Double) -> Void) {
+             stallArcs: UnsafeBufferPointer<HierarchyArc>, stallFirst: UnsafeBufferPointer<UInt32>, deadline: SearchDeadline,
+             visit: (Int, Double, Double) -> Void) throws(RoutingError) {
         let ws = labels
         ws.reset()
         for seed in seeds where !ws.isReached(seed.vertex) || seed.time < ws.cost[seed.vertex] {
@@ -133,7 +153,10 @@ final class UpwardSearch {
             length[seed.vertex] = seed.length
             ws.heap.push(seed.time, Int32(seed.vertex))
         }
+        var pops = 0
         pop: while let (key, v32) = ws.heap.pop() {
+            try deadline.check(every: pops)
+            pops &+= 1
             let v = Int(v32)
             if ws.isSettled(v) || key > ws.cost[v] { continue }
             ws.settle(v)
@@ -162,6 +185,8 @@ final class RowStore: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var durations: [Double?]
     @exclusivity(unchecked) private(set) var distances: [Double?]
     private let lock = NSLock()
+    /// Why a search filling the rows stopped early, if one did.
+    @exclusivity(unchecked) private var stoppedBy: RoutingError? = nil
 
     init(_ count: Int) {
         durations = Array(repeating: nil, count: count)
@@ -176,5 +201,18 @@ final class RowStore: @unchecked Sendable {
             distances[i * width + j] = lengths[j]
         }
         lock.unlock()
+    }
+
+    /// Records why the rows cannot be completed (the first reason given is kept).
+    func stop(_ error: RoutingError) {
+        lock.lock()
+        if stoppedBy == nil { stoppedBy = error }
+        lock.unlock()
+    }
+
+    /// The reason given to `stop`, if any.
+    var stopped: RoutingError? {
+        lock.lock(); defer { lock.unlock() }
+        return stoppedBy
     }
 }

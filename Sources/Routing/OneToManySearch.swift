@@ -29,16 +29,25 @@ public struct OneToManySearch: Sendable {
     /// no route reaches it.
     public func routes(from start: SearchEndpoint, to targets: [SearchEndpoint]) -> [OneToManyEntry?] {
         if targets.isEmpty { return [] }
-        return pool.withWorkspace { search(start, targets, $0).results }
+        return pool.withWorkspace { (try? search(start, targets, $0, .none))?.results ?? [] }
+    }
+
+    /// As `routes(from:to:)`, giving up with `RoutingError.timedOut` (or `.cancelled`) once `deadline` passes: checked
+    /// at the start and every `SearchDeadline.interval` states taken from the heap.
+    public func routes(from start: SearchEndpoint, to targets: [SearchEndpoint], deadline: SearchDeadline) throws(RoutingError) -> [OneToManyEntry?] {
+        try deadline.check()
+        if targets.isEmpty { return [] }
+        return try pool.withWorkspace { ws throws(RoutingError) in try search(start, targets, ws, deadline).results }
     }
 
     /// As `routes(from:to:)`, with the number of states settled (for tests and statistics).
     public func routesCountingSettled(from start: SearchEndpoint, to targets: [SearchEndpoint]) -> (results: [OneToManyEntry?], settled: Int) {
         if targets.isEmpty { return ([], 0) }
-        return pool.withWorkspace { search(start, targets, $0) }
+        return pool.withWorkspace { (try? search(start, targets, $0, .none)) ?? ([], 0) }
     }
 
-    private func search(_ start: SearchEndpoint, _ targets: [SearchEndpoint], _ ws: SearchWorkspace) -> (results: [OneToManyEntry?], settled: Int) {
+    private func search(_ start: SearchEndpoint, _ targets: [SearchEndpoint], _ ws: SearchWorkspace,
+                        _ deadline: SearchDeadline) throws(RoutingError) -> (results: [OneToManyEntry?], settled: Int) {
         let g = space
         ws.reset()
         @inline(__always) func cost(_ d: UInt32) -> Double { Double(g.time(d)) }
@@ -82,9 +91,11 @@ public struct OneToManySearch: Sendable {
 
         // The search may stop once the smallest key left is at least every target's best.
         var worst = best.max() ?? 0
-        var settled = 0
+        var settled = 0, pops = 0
         while let (key, state32) = ws.heap.pop() {
             if key >= worst { break }
+            pops &+= 1
+            try deadline.check(every: pops)
             let state = Int(state32)
             if ws.isSettled(state) { continue }
             ws.settle(state)

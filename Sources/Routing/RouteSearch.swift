@@ -54,11 +54,19 @@ public struct RouteSearch: Sendable {
     /// Dijkstra's algorithm; `penalties` multiplies the time of listed edges (for alternatives).
     public func route(from start: SearchEndpoint, to target: SearchEndpoint, useHeuristic: Bool = true,
                       penalties: [Int: Double] = [:]) -> SearchResult? {
-        pool.withWorkspace { search(start, target, $0, useHeuristic, penalties) }
+        pool.withWorkspace { (try? search(start, target, $0, useHeuristic, penalties, .none)) ?? nil }
+    }
+
+    /// As `route(from:to:useHeuristic:penalties:)`, giving up with `RoutingError.timedOut` (or `.cancelled`) once
+    /// `deadline` passes: checked at the start and every `SearchDeadline.interval` states taken from the heap.
+    public func route(from start: SearchEndpoint, to target: SearchEndpoint, useHeuristic: Bool = true,
+                      penalties: [Int: Double] = [:], deadline: SearchDeadline) throws(RoutingError) -> SearchResult? {
+        try deadline.check()
+        return try pool.withWorkspace { ws throws(RoutingError) in try search(start, target, ws, useHeuristic, penalties, deadline) }
     }
 
     private func search(_ start: SearchEndpoint, _ target: SearchEndpoint, _ ws: SearchWorkspace, _ useHeuristic: Bool,
-                        _ penalties: [Int: Double]) -> SearchResult? {
+                        _ penalties: [Int: Double], _ deadline: SearchDeadline) throws(RoutingError) -> SearchResult? {
         let g = space
         let graph = g.graph
         ws.reset()
@@ -105,9 +113,11 @@ public struct RouteSearch: Sendable {
             }
         }
 
-        var settled = 0
+        var settled = 0, pops = 0
         while let (key, state32) = ws.heap.pop() {
             if key >= best { break }
+            pops &+= 1
+            try deadline.check(every: pops)
             let state = Int(state32)
             if ws.isSettled(state) { continue }
             ws.settle(state)

@@ -13,21 +13,29 @@ public enum RoutingError: Error, Equatable, CustomStringConvertible {
     case noRoadNear(role: String, index: Int, coordinate: Coordinate, profile: String, maxDistance: Double)
     /// A matrix or trip larger than the configured limit.
     case tooBig(String)
+    /// A search ran past its `SearchDeadline` and stopped without an answer.
+    case timedOut
+    /// A search's `SearchCancellation` was raised, so it stopped without an answer.
+    case cancelled
 
     public var description: String {
         func format(_ c: Coordinate) -> String { String(format: "%.6f,%.6f", c.latitude, c.longitude) }
+        // Whole metres for any value (a Swift API caller may pass 1e308 or infinity, which Int(_:) would trap on).
+        func metres(_ m: Double) -> String { m.isFinite ? String(format: "%.0f", m) : "\(m)" }
         switch self {
         case let .tooFewStops(count): return "a route needs at least two stops, got \(count)"
         case let .invalidCoordinate(stop, c): return "stop \(stop + 1) (\(format(c))) is not a valid coordinate: latitude must lie within ±90 and longitude within ±180"
         case let .noRoad(stop, c, profile, maxDistance):
-            return "stop \(stop + 1) (\(format(c))) is more than \(Int(maxDistance)) m from any road the \(profile) profile may use"
+            return "stop \(stop + 1) (\(format(c))) is more than \(metres(maxDistance)) m from any road the \(profile) profile may use"
         case let .noRoute(leg, from, to, profile):
             return "no \(profile) route for leg \(leg + 1), from \(format(from)) to \(format(to)): the stops lie on parts of the network that do not connect"
         case let .unknownProfile(name, available): return "the graph has no profile '\(name)' (it has \(available.joined(separator: ", ")))"
         case let .corruptGraph(message): return message
         case let .noRoadNear(role, index, c, profile, maxDistance):
-            return "\(role) \(index + 1) (\(format(c))) is more than \(Int(maxDistance)) m from any road the \(profile) profile may use"
+            return "\(role) \(index + 1) (\(format(c))) is more than \(metres(maxDistance)) m from any road the \(profile) profile may use"
         case let .tooBig(message): return message
+        case .timedOut: return "the search ran past its time limit and stopped without an answer"
+        case .cancelled: return "the search was cancelled before it found an answer"
         }
     }
 }
@@ -40,8 +48,11 @@ public struct RouteOptions: Sendable {
     public var alternatives: Int = 0
     /// Straight great-circle lines between the stops instead of routes (the map apps' "lines" view).
     public var straightLines: Bool = false
-    public init(maxSnappingDistance: Double = 1000, alternatives: Int = 0, straightLines: Bool = false) {
+    /// When the searches give up (`RoutingError.timedOut` or `.cancelled`); none by default.
+    public var deadline: SearchDeadline = .none
+    public init(maxSnappingDistance: Double = 1000, alternatives: Int = 0, straightLines: Bool = false, deadline: SearchDeadline = .none) {
         self.maxSnappingDistance = maxSnappingDistance; self.alternatives = alternatives; self.straightLines = straightLines
+        self.deadline = deadline
     }
 }
 
@@ -123,7 +134,8 @@ public final class Router: @unchecked Sendable {
             let waypoints = stops.map { Waypoint(query: $0, location: $0, snappingDistance: 0, name: "") }
             return ([Self.straightRoute(through: stops)], waypoints)
         }
-        return try routes(through: try snapStops(stops, maxDistance: options.maxSnappingDistance), alternatives: options.alternatives)
+        return try routes(through: try snapStops(stops, maxDistance: options.maxSnappingDistance), alternatives: options.alternatives,
+                          deadline: options.deadline)
     }
 
     /// Travel time and distance of the best route through `stops` in order, without geometry or steps: the same
@@ -135,13 +147,13 @@ public final class Router: @unchecked Sendable {
             let found = try routes(through: stops, options: options)
             return RouteEstimate(distance: found.routes[0].distance, expectedTravelTime: found.routes[0].expectedTravelTime, waypoints: found.waypoints)
         }
-        return try eta(through: try snapStops(stops, maxDistance: options.maxSnappingDistance))
+        return try eta(through: try snapStops(stops, maxDistance: options.maxSnappingDistance), deadline: options.deadline)
     }
 
-    /// `eta(through:options:)` for stops already snapped.
-    public func eta(through snapped: [SnappedStop]) throws(RoutingError) -> RouteEstimate {
+    /// `eta(through:options:)` for stops already snapped; past `deadline` it throws `.timedOut` (or `.cancelled`).
+    public func eta(through snapped: [SnappedStop], deadline: SearchDeadline = .none) throws(RoutingError) -> RouteEstimate {
         guard snapped.count >= 2 else { throw .tooFewStops(snapped.count) }
-        let found = try searchLegs(through: snapped)
+        let found = try searchLegs(through: snapped, deadline: deadline)
         var distance = 0.0, time = 0.0
         for result in found.results { distance += result.distance }
         for result in found.results { time += result.duration }
@@ -153,16 +165,18 @@ public final class Router: @unchecked Sendable {
     ///
     /// Each leg is searched on its own between the nearest roads of its two stops; only when that finds no route is
     /// it searched again with each stop moved off its small island (`SnappedStop.offIsland`). A stop's waypoint is
-    /// where the route reaches it (the first stop: where it leaves).
-    public func routes(through snapped: [SnappedStop], alternatives: Int = 0) throws(RoutingError) -> (routes: [Route], waypoints: [Waypoint]) {
+    /// where the route reaches it (the first stop: where it leaves). Past `deadline` the searches stop and throw
+    /// `RoutingError.timedOut` (or `.cancelled`).
+    public func routes(through snapped: [SnappedStop], alternatives: Int = 0,
+                       deadline: SearchDeadline = .none) throws(RoutingError) -> (routes: [Route], waypoints: [Waypoint]) {
         guard snapped.count >= 2 else { throw .tooFewStops(snapped.count) }
-        let (results, used) = try searchLegs(through: snapped)
+        let (results, used) = try searchLegs(through: snapped, deadline: deadline)
         var legs: [RouteLeg] = []
         legs.reserveCapacity(results.count)
         for (i, result) in results.enumerated() { legs.append(leg(result, from: used[i], to: used[i + 1])) }
         var routes = [route(legs)]
         if alternatives > 0 && snapped.count == 2 {
-            for alternative in self.alternatives(to: results[0], from: used[0], to: used[1], count: alternatives) {
+            for alternative in try self.alternatives(to: results[0], from: used[0], to: used[1], count: alternatives, deadline: deadline) {
                 routes.append(route([leg(alternative, from: used[0], to: used[1])]))
             }
         }
@@ -171,7 +185,7 @@ public final class Router: @unchecked Sendable {
 
     /// The leg searches of a route through snapped stops (at least two): each leg's search result and the locations
     /// the route used (the first stop's, then each leg's end), as `routes(through:alternatives:)` describes.
-    func searchLegs(through snapped: [SnappedStop]) throws(RoutingError) -> (results: [SearchResult], used: [SnappedLocation]) {
+    func searchLegs(through snapped: [SnappedStop], deadline: SearchDeadline = .none) throws(RoutingError) -> (results: [SearchResult], used: [SnappedLocation]) {
         var results: [SearchResult] = []
         var used: [SnappedLocation] = []
         var carried: SearchEndpoint? = nil
@@ -179,10 +193,10 @@ public final class Router: @unchecked Sendable {
             let a = snapped[i], b = snapped[i + 1]
             var from = a.nearest, to = b.nearest
             var start = carried ?? SearchEndpoint(from, in: graph)
-            var found = fastest(from: start, to: SearchEndpoint(to, in: graph))
+            var found = try fastest(from: start, to: SearchEndpoint(to, in: graph), deadline: deadline)
             if found == nil, a.offIsland != nil || b.offIsland != nil {
                 let movedStart = a.offIsland.map { SearchEndpoint($0, in: graph) } ?? start
-                if let retry = fastest(from: movedStart, to: SearchEndpoint(b.offIsland ?? to, in: graph)) {
+                if let retry = try fastest(from: movedStart, to: SearchEndpoint(b.offIsland ?? to, in: graph), deadline: deadline) {
                     found = retry
                     start = movedStart
                     from = a.offIsland ?? from
@@ -214,6 +228,12 @@ public final class Router: @unchecked Sendable {
     public func fastest(from start: SearchEndpoint, to target: SearchEndpoint) -> SearchResult? {
         if let hierarchy { return hierarchy.route(from: start, to: target) }
         return search.route(from: start, to: target)
+    }
+
+    /// As `fastest(from:to:)`, throwing `RoutingError.timedOut` (or `.cancelled`) once `deadline` passes.
+    public func fastest(from start: SearchEndpoint, to target: SearchEndpoint, deadline: SearchDeadline) throws(RoutingError) -> SearchResult? {
+        if let hierarchy { return try hierarchy.route(from: start, to: target, deadline: deadline) }
+        return try search.route(from: start, to: target, deadline: deadline)
     }
 
     /// One leg from a search result: geometry, distance, time, steps, bounding box. The traversals' points are laid
@@ -286,14 +306,16 @@ public final class Router: @unchecked Sendable {
     /// Alternatives by penalising the edges of the routes found so far and searching again; a candidate is kept
     /// when it takes at most `maximumStretch` × the best time and shares at most `maximumSharedFraction` of its length
     /// with the routes already kept.
-    func alternatives(to best: SearchResult, from start: SnappedLocation, to end: SnappedLocation, count: Int) -> [SearchResult] {
+    func alternatives(to best: SearchResult, from start: SnappedLocation, to end: SnappedLocation, count: Int,
+                      deadline: SearchDeadline = .none) throws(RoutingError) -> [SearchResult] {
         var kept = [best]
         var penalties: [Int: Double] = [:]
         var usedEdges = Set(best.traversals.map(\.edge))
         var last = best
         for _ in 0..<(count * 4) where kept.count <= count {
             for traversal in last.traversals { penalties[traversal.edge] = (penalties[traversal.edge] ?? 1) * 1.5 }
-            guard let candidate = search.route(from: SearchEndpoint(start, in: graph), to: SearchEndpoint(end, in: graph), penalties: penalties) else { break }
+            guard let candidate = try search.route(from: SearchEndpoint(start, in: graph), to: SearchEndpoint(end, in: graph), penalties: penalties,
+                                                   deadline: deadline) else { break }
             last = candidate
             guard candidate.duration <= best.duration * Self.maximumStretch else { break }
             let shared = candidate.traversals.filter { usedEdges.contains($0.edge) }.reduce(0) { $0 + $1.distance }

@@ -10,10 +10,14 @@ public struct MatrixOptions: Sendable {
     public var maxDestinations = 10_000
     /// Most stops of one trip.
     public var maxTripStops = 1000
+    /// When the searches give up (`RoutingError.timedOut` or `.cancelled`); none by default.
+    public var deadline: SearchDeadline = .none
 
-    public init(maxSnappingDistance: Double = 1000, maxSources: Int = 10_000, maxDestinations: Int = 10_000, maxTripStops: Int = 1000) {
+    public init(maxSnappingDistance: Double = 1000, maxSources: Int = 10_000, maxDestinations: Int = 10_000, maxTripStops: Int = 1000,
+                deadline: SearchDeadline = .none) {
         self.maxSnappingDistance = maxSnappingDistance; self.maxSources = maxSources
         self.maxDestinations = maxDestinations; self.maxTripStops = maxTripStops
+        self.deadline = deadline
     }
 }
 
@@ -65,14 +69,20 @@ extension Router {
         }
         let from = try snapPlaces(sources, role: "source", maxDistance: options.maxSnappingDistance)
         let to = try snapPlaces(destinations, role: "destination", maxDistance: options.maxSnappingDistance)
-        let matrix = matrix(from: from, to: to)
+        let matrix = try matrix(from: from, to: to, deadline: options.deadline)
         return MatrixResult(matrix: matrix, sources: from.map { Self.waypoint($0.nearest) }, destinations: to.map { Self.waypoint($0.nearest) })
     }
 
     /// The matrix between snapped stops, each entry as the leg between its two stops would be: between their nearest
     /// roads, or, when that finds no route, with each stop moved off its small island (`SnappedStop.offIsland`).
     public func matrix(from sources: [SnappedStop], to destinations: [SnappedStop]) -> DistanceMatrix {
-        var result = matrix(from: sources.map { SearchEndpoint($0.nearest, in: graph) }, to: destinations.map { SearchEndpoint($0.nearest, in: graph) })
+        (try? matrix(from: sources, to: destinations, deadline: .none)) ?? DistanceMatrix(sourceCount: sources.count, destinationCount: destinations.count)
+    }
+
+    /// As `matrix(from:to:)` over `SnappedStop`s, throwing `RoutingError.timedOut` (or `.cancelled`) once `deadline` passes.
+    public func matrix(from sources: [SnappedStop], to destinations: [SnappedStop], deadline: SearchDeadline) throws(RoutingError) -> DistanceMatrix {
+        var result = try matrix(from: sources.map { SearchEndpoint($0.nearest, in: graph) }, to: destinations.map { SearchEndpoint($0.nearest, in: graph) },
+                                deadline: deadline)
         // Entries with no route where a stop may move: searched again, the rows and columns involved at once.
         var rows = Set<Int>(), columns = Set<Int>()
         for i in sources.indices {
@@ -82,8 +92,9 @@ extension Router {
         }
         if rows.isEmpty { return result }
         let rowList = rows.sorted(), columnList = columns.sorted()
-        let retry = matrix(from: rowList.map { SearchEndpoint(sources[$0].offIsland ?? sources[$0].nearest, in: graph) },
-                           to: columnList.map { SearchEndpoint(destinations[$0].offIsland ?? destinations[$0].nearest, in: graph) })
+        let retry = try matrix(from: rowList.map { SearchEndpoint(sources[$0].offIsland ?? sources[$0].nearest, in: graph) },
+                               to: columnList.map { SearchEndpoint(destinations[$0].offIsland ?? destinations[$0].nearest, in: graph) },
+                               deadline: deadline)
         for (r, i) in rowList.enumerated() {
             for (c, j) in columnList.enumerated() where result.duration(i, j) == nil && (sources[i].offIsland != nil || destinations[j].offIsland != nil) {
                 result.durations[i * destinations.count + j] = retry.duration(r, c)
@@ -95,13 +106,21 @@ extension Router {
 
     /// The matrix between search endpoints as given (no island fallback; see `matrix(from:to:)` over `SnappedStop`s).
     public func matrix(from sources: [SearchEndpoint], to destinations: [SearchEndpoint]) -> DistanceMatrix {
-        if let hierarchy { return MatrixSearch(search: hierarchy).matrix(from: sources, to: destinations) }
+        (try? matrix(from: sources, to: destinations, deadline: .none)) ?? DistanceMatrix(sourceCount: sources.count, destinationCount: destinations.count)
+    }
+
+    /// As `matrix(from:to:)` over search endpoints, throwing `RoutingError.timedOut` (or `.cancelled`) once `deadline` passes.
+    public func matrix(from sources: [SearchEndpoint], to destinations: [SearchEndpoint], deadline: SearchDeadline) throws(RoutingError) -> DistanceMatrix {
+        if let hierarchy { return try MatrixSearch(search: hierarchy).matrix(from: sources, to: destinations, deadline: deadline) }
+        try deadline.check()
         var result = DistanceMatrix(sourceCount: sources.count, destinationCount: destinations.count)
         let oneToMany = OneToManySearch(space: search.space)
-        let rows = ResultSlots<[OneToManyEntry?]>(count: sources.count)
-        DispatchQueue.concurrentPerform(iterations: sources.count) { i in rows.set(i, oneToMany.routes(from: sources[i], to: destinations)) }
+        let rows = ResultSlots<Result<[OneToManyEntry?], RoutingError>>(count: sources.count)
+        DispatchQueue.concurrentPerform(iterations: sources.count) { i in
+            rows.set(i, Result { () throws(RoutingError) in try oneToMany.routes(from: sources[i], to: destinations, deadline: deadline) })
+        }
         for i in 0..<sources.count {
-            for (j, entry) in rows.value(i).enumerated() {
+            for (j, entry) in try rows.value(i).get().enumerated() {
                 result.durations[i * destinations.count + j] = entry?.duration
                 result.distances[i * destinations.count + j] = entry?.distance
             }
@@ -114,9 +133,9 @@ extension Router {
         guard stops.count >= 2 else { throw .tooFewStops(stops.count) }
         if stops.count > options.maxTripStops { throw .tooBig("a trip of \(stops.count) stops is larger than the limit of \(options.maxTripStops)") }
         let snapped = try snapPlaces(stops, role: "stop", maxDistance: options.maxSnappingDistance)
-        let times = matrix(from: snapped, to: snapped)
+        let times = try matrix(from: snapped, to: snapped, deadline: options.deadline)
         let planner = TripPlanner(shape: shape)
-        let order = planner.order(count: stops.count) { times.duration($0, $1) }
+        let order = try planner.order(count: stops.count, time: { times.duration($0, $1) }, deadline: options.deadline)
         // A leg with no route left in the best order: no order avoids it, so name it.
         var legs = Array(zip(order, order.dropFirst()))
         if shape == .roundtrip { legs.append((order[order.count - 1], order[0])) }
@@ -125,7 +144,7 @@ extension Router {
         }
         var visit = order.map { snapped[$0] }
         if shape == .roundtrip { visit.append(snapped[order[0]]) }
-        let routed = try routes(through: visit)
+        let routed = try routes(through: visit, deadline: options.deadline)
         let given = planner.total(of: Array(0..<stops.count)) { times.duration($0, $1) }
         return TripResult(order: order, shape: shape, route: routed.routes[0], waypoints: snapped.map { Self.waypoint($0.nearest) },
                           givenOrderTime: given < TripPlanner.unreachable ? given : nil)

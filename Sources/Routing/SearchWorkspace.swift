@@ -47,7 +47,7 @@ final class WorkspacePool<Workspace>: @unchecked Sendable {
     /// A pool that makes a new workspace with `make` whenever none is free.
     init(make: @escaping () -> Workspace) { self.make = make }
 
-    func withWorkspace<T>(_ body: (Workspace) throws -> T) rethrows -> T {
+    func withWorkspace<T, E: Error>(_ body: (Workspace) throws(E) -> T) throws(E) -> T {
         lock.lock()
         let workspace = free.popLast() ?? make()
         lock.unlock()

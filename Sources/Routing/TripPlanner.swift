@@ -24,11 +24,18 @@ public struct TripPlanner: Sendable {
     /// The best visiting order found for `count` stops (a permutation of 0..<count beginning with 0, and with
     /// `count - 1` last for `.endFixed`), from the time between any two stops (nil: no route).
     public func order(count: Int, time: (Int, Int) -> Double?) -> [Int] {
+        (try? order(count: count, time: time, deadline: .none)) ?? Array(0..<count)
+    }
+
+    /// As `order(count:time:)`, giving up with `RoutingError.timedOut` (or `.cancelled`) once `deadline` passes
+    /// (checked between the improvement moves of a large trip; an exact order takes milliseconds at most).
+    public func order(count: Int, time: (Int, Int) -> Double?, deadline: SearchDeadline) throws(RoutingError) -> [Int] {
+        try deadline.check()
         if count <= 2 { return Array(0..<count) }
         var cost = [Double](repeating: 0, count: count * count)
         for i in 0..<count { for j in 0..<count where i != j { cost[i * count + j] = time(i, j) ?? Self.unreachable } }
         let given = Array(0..<count)
-        let found = count <= Self.exactLimit ? exact(count, cost) : heuristic(count, cost)
+        let found = count <= Self.exactLimit ? exact(count, cost) : try heuristic(count, cost, deadline)
         return total(found, count, cost) <= total(given, count, cost) ? found : given
     }
 
@@ -89,7 +96,7 @@ public struct TripPlanner: Sendable {
     }
 
     /// Nearest insertion, then 2-opt and Or-opt passes until no move helps (or a pass budget runs out).
-    func heuristic(_ n: Int, _ cost: [Double]) -> [Int] {
+    func heuristic(_ n: Int, _ cost: [Double], _ deadline: SearchDeadline) throws(RoutingError) -> [Int] {
         @inline(__always) func c(_ a: Int, _ b: Int) -> Double { cost[a * n + b] }
         // The tour as a sequence; a round trip's closing leg, or the fixed end, is handled by a sentinel end stop.
         var tour = shape == .endFixed ? [0, n - 1] : [0]
@@ -99,6 +106,7 @@ public struct TripPlanner: Sendable {
         var nearest = [Double](repeating: .infinity, count: n)
         for s in 0..<n where !inTour[s] { for t in tour { nearest[s] = min(nearest[s], min(c(t, s), c(s, t))) } }
         while tour.count < n {
+            try deadline.check(every: tour.count)
             var pick = -1
             for s in 0..<n where !inTour[s] && (pick < 0 || nearest[s] < nearest[pick]) { pick = s }
             var bestPosition = tour.count, bestDelta = Double.infinity
@@ -115,8 +123,8 @@ public struct TripPlanner: Sendable {
         }
         var improved = true, passes = 0
         while improved && passes < 50 {
-            let reversed = twoOpt(&tour, n, cost)
-            let moved = orOpt(&tour, n, cost)
+            let reversed = try twoOpt(&tour, n, cost, deadline)
+            let moved = try orOpt(&tour, n, cost, deadline)
             improved = reversed || moved
             passes += 1
         }
@@ -129,7 +137,7 @@ public struct TripPlanner: Sendable {
     }
 
     /// Reverses segments tour[i...j] when that shortens the trip (asymmetric times summed both ways by prefix sums).
-    func twoOpt(_ tour: inout [Int], _ n: Int, _ cost: [Double]) -> Bool {
+    func twoOpt(_ tour: inout [Int], _ n: Int, _ cost: [Double], _ deadline: SearchDeadline) throws(RoutingError) -> Bool {
         @inline(__always) func c(_ a: Int, _ b: Int) -> Double { cost[a * n + b] }
         let m = tour.count
         let lastMovable = shape == .endFixed ? m - 2 : m - 1
@@ -141,6 +149,7 @@ public struct TripPlanner: Sendable {
         }
         prefix()
         for i in 1..<lastMovable {
+            try deadline.check()
             for j in (i + 1)...lastMovable {
                 let a = tour[i - 1], b = tour[i], e = tour[j]
                 let f = successor(tour, j)
@@ -157,13 +166,16 @@ public struct TripPlanner: Sendable {
     }
 
     /// Moves runs of one to three stops to a better place in the tour (without reversing them).
-    func orOpt(_ tour: inout [Int], _ n: Int, _ cost: [Double]) -> Bool {
+    func orOpt(_ tour: inout [Int], _ n: Int, _ cost: [Double], _ deadline: SearchDeadline) throws(RoutingError) -> Bool {
         @inline(__always) func c(_ a: Int, _ b: Int) -> Double { cost[a * n + b] }
         var any = false
         var budget = 20 * tour.count  // moves per pass; each strictly shortens the trip, this only bounds the time
+        var tries = 0
         for length in 1...3 {
             var i = 1
             while i + length - 1 < tour.count - (shape == .endFixed ? 1 : 0) && budget > 0 {
+                tries &+= 1
+                try deadline.check(every: tries)
                 let m = tour.count
                 let first = tour[i], last = tour[i + length - 1]
                 let before = tour[i - 1]

@@ -38,6 +38,7 @@ extension OSRMError {
         case .noRoadNear: self = .noSegment(error.description)
         case .tooBig: self = .tooBig(error.description)
         case .corruptGraph: self = .invalidQuery(error.description)
+        case .timedOut, .cancelled: self = .timedOut(error.description)
         }
     }
 

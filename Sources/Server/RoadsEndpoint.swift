@@ -14,8 +14,9 @@ enum RoadsEndpoint {
             throw .invalidOptions("unknown option '\(name)' for roads (accepted: bbox, zoom)")
         }
         guard let text = options["bbox"] else { throw .invalidQuery("roads needs bbox=minLon,minLat,maxLon,maxLat") }
-        let numbers = text.split(separator: ",").compactMap { Double($0) }.filter(\.isFinite)
-        guard numbers.count == 4 else { throw .invalidQuery("bbox must be minLon,minLat,maxLon,maxLat, got '\(text)'") }
+        // Exactly four finite numbers (a fifth value, or one that does not parse, is not dropped silently).
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }.filter(\.isFinite)
+        guard numbers.count == 4, text.split(separator: ",", omittingEmptySubsequences: false).count == 4 else { throw .invalidQuery("bbox must be minLon,minLat,maxLon,maxLat, got '\(text)'") }
         let (minLon, minLat, maxLon, maxLat) = (numbers[0], numbers[1], numbers[2], numbers[3])
         guard minLon <= maxLon, minLat <= maxLat, abs(minLon) <= 180, abs(maxLon) <= 180, abs(minLat) <= 90, abs(maxLat) <= 90 else {
             throw .invalidValue("bbox \(text) is not a box within ±180 longitude and ±90 latitude (min before max)")

@@ -24,9 +24,10 @@ enum RouteEndpoint {
         try deadline.check()
         let found: DirectionsResponse
         do {
-            let directions = DirectionsRequest(snappedStops: snapped, requestsAlternateRoutes: alternatives > 0, maximumAlternateRoutes: alternatives)
+            var directions = DirectionsRequest(snappedStops: snapped, requestsAlternateRoutes: alternatives > 0, maximumAlternateRoutes: alternatives)
+            directions.deadline = deadline.search
             found = try Directions(directions, map: engine.map).calculate()
-        } catch { throw OSRMError(error) }
+        } catch { throw deadline.error(error, hint: alternatives > 0 ? "ask for fewer alternatives or fewer coordinates" : "ask for fewer coordinates") }
         try deadline.check()
         var members: [(String, JSONValue)] = [("code", .string("Ok")), ("routes", .array(found.routes.map(encoder.route)))]
         if !skipWaypoints {

@@ -1,4 +1,5 @@
 import Foundation
+import Wayfinder
 
 /// Limits on what one API request may ask for; over them a request gets `TooBig` (or `Timeout`).
 public struct ServiceLimits: Sendable {
@@ -18,19 +19,24 @@ public struct ServiceLimits: Sendable {
     public var maximumRadius = 10_000.0
     /// Most road edges one `/roads` answer holds.
     public var maximumRoadEdges = 60_000
-    /// Seconds a request may compute before it is answered with `Timeout` (checked between the steps of road
-    /// requests, and inside transit searches).
+    /// Seconds a request may compute before it is answered with `Timeout` (checked inside every road and transit
+    /// search, and between a request's steps).
     public var requestTimeLimit = 10.0
 
     public init() {}
 }
 
-/// The moment a request must be done by; work checks it between searches.
+/// The moment a request must be done by; work checks it between searches, and the searches inside (`search`).
 public struct RequestDeadline: Sendable {
     public let start: Date
     public let limit: Double
+    /// The same moment on the monotonic clock, for the road searches to check as they go.
+    public let search: SearchDeadline
 
-    public init(limit: Double, start: Date = Date()) { self.start = start; self.limit = limit }
+    public init(limit: Double, start: Date = Date()) {
+        self.start = start; self.limit = limit
+        search = SearchDeadline(seconds: limit - Date().timeIntervalSince(start))
+    }
 
     /// The moment itself, for searches that check it as they go.
     public var moment: Date { start.addingTimeInterval(limit) }
@@ -38,6 +44,22 @@ public struct RequestDeadline: Sendable {
     /// Throws `Timeout` when the request has run longer than its limit.
     public func check() throws(OSRMError) {
         if Date().timeIntervalSince(start) > limit { throw timedOut(hint: "ask for fewer coordinates") }
+    }
+
+    /// The OSRM error for a failed road request: `Timeout` (with `hint`) when its searches ran past this deadline.
+    public func error(_ error: RoutingError, hint: String = "ask for fewer coordinates") -> OSRMError {
+        switch error {
+        case .timedOut, .cancelled: return timedOut(hint: hint)
+        default: return OSRMError(error)
+        }
+    }
+
+    /// The OSRM error for a failed request of the Swift API: `Timeout` (with `hint`) when its searches ran past this deadline.
+    public func error(_ error: DirectionsError, hint: String = "ask for fewer coordinates") -> OSRMError {
+        switch error {
+        case .routing(.timedOut), .routing(.cancelled), .cancelled: return timedOut(hint: hint)
+        default: return OSRMError(error)
+        }
     }
 
     /// The `Timeout` error of this limit, with a hint on what to ask for instead.

@@ -23,7 +23,9 @@ enum TableEndpoint {
         let snapped = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
         try deadline.check()
         let matrix: DistanceMatrix
-        do { matrix = try engine.map.matrix(from: sources.map { snapped[$0] }, to: destinations.map { snapped[$0] }) } catch { throw OSRMError(error) }
+        do { matrix = try engine.map.matrix(from: sources.map { snapped[$0] }, to: destinations.map { snapped[$0] }, deadline: deadline.search) } catch {
+            throw deadline.error(error, hint: "ask for fewer sources or destinations")
+        }
         try deadline.check()
         func rows(_ value: (Int, Int) -> Double?) -> JSONValue {
             .array(sources.indices.map { i in .array(destinations.indices.map { j in value(i, j).map { JSONValue.rounded($0, 1) } ?? .null }) })

@@ -32,12 +32,13 @@ enum TripEndpoint {
                                shape: roundtrip ? .roundtrip : destination == "last" ? .endFixed : .open, maximumStops: count)
         trip.keepsFirstStop = roundtrip || source == "first"
         trip.snappedStops = snapped
+        trip.deadline = deadline.search
         let planned: TripResponse
         do { planned = try Trip(trip, map: engine.map).calculate() } catch {
             if case .routing(.noRoute) = error {
                 throw .noTrips("no trip reaches every coordinate: some lie on parts of the network that do not connect")
             }
-            throw OSRMError(error)
+            throw deadline.error(error)
         }
         try deadline.check()
         let order = planned.order, route = planned.directions.routes[0]

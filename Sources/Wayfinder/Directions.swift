@@ -41,6 +41,9 @@ public struct DirectionsRequest: Sendable {
     public var stopRadii: [Double]?
     /// The stops already snapped (`OfflineMap.snap`): routed as they are, never snapped again; `stops` are their queries.
     public var snappedStops: [SnappedPlace]?
+    /// When the road searches give up (a moment and/or a cancellation flag): past it they throw
+    /// `RoutingError.timedOut` (or `.cancelled`), checked inside the searches. Default: never.
+    public var deadline: SearchDeadline = .none
 
     public init(stops: [Coordinate], transportType: TransportType = .automobile, departureDate: Date? = nil, arrivalDate: Date? = nil,
                 requestsAlternateRoutes: Bool = false, maximumAlternateRoutes: Int = 2, straightLines: Bool = false,
@@ -103,22 +106,22 @@ public struct Directions: Sendable {
 
     /// The routes through the request's stops, with steps, geometry, and departure and arrival dates.
     public func calculate() throws(DirectionsError) -> DirectionsResponse {
-        try compute(Cancellation.never)
+        try compute(Cancellation.never.with(request.deadline))
     }
 
     /// The routes through the request's stops; throws `.cancelled` when the task is cancelled (checked between steps).
     public func calculate() async throws(DirectionsError) -> DirectionsResponse {
-        try compute(Cancellation.task)
+        try compute(Cancellation.task.with(request.deadline))
     }
 
     /// Travel time, distance, departure and arrival of the best route, without alternatives.
     public func calculateETA() throws(DirectionsError) -> ETAResponse {
-        try Directions(request.withoutAlternatives, map: map).compute(Cancellation.never).eta
+        try Directions(request.withoutAlternatives, map: map).compute(Cancellation.never.with(request.deadline)).eta
     }
 
     /// Travel time, distance, departure and arrival of the best route; throws `.cancelled` when the task is cancelled.
     public func calculateETA() async throws(DirectionsError) -> ETAResponse {
-        try Directions(request.withoutAlternatives, map: map).compute(Cancellation.task).eta
+        try Directions(request.withoutAlternatives, map: map).compute(Cancellation.task.with(request.deadline)).eta
     }
 
     /// The work of `calculate`, checking `cancel` between its steps.
@@ -141,7 +144,7 @@ public struct Directions: Sendable {
             }
             try cancel.check()
             let alternatives = request.requestsAlternateRoutes ? request.maximumAlternateRoutes : 0
-            do { found = try router.routes(through: snapped, alternatives: alternatives) } catch { throw .routing(error) }
+            do { found = try router.routes(through: snapped, alternatives: alternatives, deadline: cancel.deadline) } catch { throw .routing(error) }
         }
         try cancel.check()
         let travel = found.routes[0].expectedTravelTime
@@ -174,8 +177,18 @@ struct Cancellation: Sendable {
     /// Whether `isCancelled` is always false (work need not be split to check it).
     let canNeverCancel: Bool
 
+    /// The moment (or flag) the road searches stop at, inside their loops: the request's own `deadline`.
+    var deadline: SearchDeadline = .none
+
     static let never = Cancellation(isCancelled: { false }, canNeverCancel: true)
     static let task = Cancellation(isCancelled: { Task.isCancelled }, canNeverCancel: false)
+
+    /// The same, with the searches stopping at `deadline`.
+    func with(_ deadline: SearchDeadline) -> Cancellation {
+        var copy = self
+        copy.deadline = deadline
+        return copy
+    }
 
     /// Throws `.cancelled` once cancellation was asked for.
     func check() throws(DirectionsError) { if isCancelled() { throw .cancelled } }

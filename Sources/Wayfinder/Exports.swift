@@ -13,6 +13,9 @@
 @_exported import enum Routing.RoutingError
 @_exported import struct Routing.DistanceMatrix
 @_exported import struct Routing.TripPlanner
+// A moment and/or a cancellation flag the road searches stop at (requests' `deadline`).
+@_exported import struct Routing.SearchDeadline
+@_exported import class Routing.SearchCancellation
 @_exported import enum Graph.GraphFileError
 @_exported import struct Transit.TransitTrip
 @_exported import struct Transit.TransitPlan

@@ -6,6 +6,8 @@ import Transit
 /// Travel times and distances from every source to every destination ("which of these 200 places is nearest by
 /// road"), many-to-many over the graph's contraction hierarchy.
 public struct MatrixRequest: Sendable {
+    /// When the road searches give up (see `DirectionsRequest.deadline`). Default: never.
+    public var deadline: SearchDeadline = .none
     public var sources: [ETAPlace]
     public var destinations: [ETAPlace]
     public var transportType: TransportType
@@ -43,10 +45,10 @@ public struct Matrix: Sendable {
     public init(_ request: MatrixRequest, map: OfflineMap) { self.request = request; self.map = map }
 
     /// The matrix; throws when a place is too far from a road, or the request is larger than its limit.
-    public func calculate() throws(DirectionsError) -> MatrixResponse { try compute(Cancellation.never) }
+    public func calculate() throws(DirectionsError) -> MatrixResponse { try compute(Cancellation.never.with(request.deadline)) }
 
     /// The matrix; throws `.cancelled` when the task is cancelled (checked between blocks of sources).
-    public func calculate() async throws(DirectionsError) -> MatrixResponse { try compute(Cancellation.task) }
+    public func calculate() async throws(DirectionsError) -> MatrixResponse { try compute(Cancellation.task.with(request.deadline)) }
 
     func compute(_ cancel: Cancellation) throws(DirectionsError) -> MatrixResponse {
         let limit = request.maximumSize
@@ -67,8 +69,9 @@ public struct Matrix: Sendable {
 extension OfflineMap {
     /// Durations and distances from every snapped source to every snapped destination (nil: no route), each entry
     /// as the leg between its two places would be. All places must be snapped for one transport type.
-    public func matrix(from sources: [SnappedPlace], to destinations: [SnappedPlace]) throws(DirectionsError) -> DistanceMatrix {
-        try matrix(from: sources, to: destinations, cancel: Cancellation.never)
+    public func matrix(from sources: [SnappedPlace], to destinations: [SnappedPlace],
+                       deadline: SearchDeadline = .none) throws(DirectionsError) -> DistanceMatrix {
+        try matrix(from: sources, to: destinations, cancel: Cancellation.never.with(deadline))
     }
 
     /// The matrix between snapped places; throws `.cancelled` when the task is cancelled (checked between blocks of sources).
@@ -85,7 +88,8 @@ extension OfflineMap {
         let router = try router(for: type)
         try cancel.check()
         if cancel.canNeverCancel || from.count <= Self.cancellableMatrixBlock {
-            let result = router.matrix(from: from, to: to)
+            let result: DistanceMatrix
+            do { result = try router.matrix(from: from, to: to, deadline: cancel.deadline) } catch { throw .routing(error) }
             try cancel.check()
             return result
         }
@@ -94,7 +98,8 @@ extension OfflineMap {
         var start = 0
         while start < from.count {
             let end = min(from.count, start + Self.cancellableMatrixBlock)
-            let block = router.matrix(from: Array(from[start..<end]), to: to)
+            let block: DistanceMatrix
+            do { block = try router.matrix(from: Array(from[start..<end]), to: to, deadline: cancel.deadline) } catch { throw .routing(error) }
             for i in 0..<(end - start) {
                 for j in 0..<to.count {
                     result.durations[(start + i) * to.count + j] = block.duration(i, j)

@@ -6,6 +6,8 @@ import Transit
 /// A round of stops to visit in the quickest order: the first stop stays first; the others are reordered
 /// (exactly up to 12 stops, by a heuristic up to 1000), then routed.
 public struct TripRequest: Sendable {
+    /// When the road searches give up (see `DirectionsRequest.deadline`). Default: never.
+    public var deadline: SearchDeadline = .none
     public var stops: [Coordinate]
     public var transportType: TransportType
     /// Open path (end anywhere), round trip (back to the first stop), or the last stop kept last.
@@ -55,11 +57,11 @@ public struct Trip: Sendable {
     public init(_ request: TripRequest, map: OfflineMap) { self.request = request; self.map = map }
 
     /// The quickest order found and its route.
-    public func calculate() throws(DirectionsError) -> TripResponse { try compute(Cancellation.never) }
+    public func calculate() throws(DirectionsError) -> TripResponse { try compute(Cancellation.never.with(request.deadline)) }
 
     /// The quickest order and its route; throws `.cancelled` when the task is cancelled (checked between the
     /// snapping, the matrix, the ordering and the route).
-    public func calculate() async throws(DirectionsError) -> TripResponse { try compute(Cancellation.task) }
+    public func calculate() async throws(DirectionsError) -> TripResponse { try compute(Cancellation.task.with(request.deadline)) }
 
     func compute(_ cancel: Cancellation) throws(DirectionsError) -> TripResponse {
         let type = request.transportType
@@ -88,7 +90,7 @@ public struct Trip: Sendable {
         var visit = order.map { snapped[$0] }
         if request.shape == .roundtrip { visit.append(snapped[order[0]]) }
         let route: Route
-        do { route = try router.routes(through: visit).routes[0] } catch { throw .routing(error) }
+        do { route = try router.routes(through: visit, deadline: cancel.deadline).routes[0] } catch { throw .routing(error) }
         let planner = TripPlanner(shape: request.shape)
         let given = planner.total(of: Array(0..<count)) { times.duration($0, $1) }
         var waypoints = order.map { places[$0].waypoint }

@@ -77,7 +77,7 @@ enum BatchCommand {
         }
         if let d = args.value("--depart") { options.defaultDeparture = try RouteCommand.parseDate(d, option: "--depart", timeZone: options.timeZone) }
         if let text = args.value("--max-snap") {
-            options.maximumSnappingDistance = try OptionValue.decimal(text, option: "--max-snap", unit: "metres", above: 0, upTo: 100_000)
+            options.maximumSnappingDistance = try RouteCommand.parseMaxSnap(text)
         }
         if let s = args.value("--shard") {
             let parts = s.split(separator: "/")

@@ -16,8 +16,8 @@ enum MatrixCommand {
       --destinations FILE  places to reach, in the same form (the same file as --sources gives a square matrix)
       --format F           csv (default: a row per pair, `source,destination,source_name,destination_name,duration_s,distance_m`)
                            or json (`durations` and `distances` as rows of seconds and metres, null for no route)
-      --max-size N         refuse more than N sources or N destinations, before any work (default 10000)
-      --max-snap M         farthest a place may lie from a road the mode may use, metres (default 1000)
+      --max-size N         refuse more than N sources or N destinations, before any work (default 10000, at most 100000)
+      --max-snap M         farthest a place may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --depart T           (transit, required) leave every source at T: ISO 8601, without an offset in the feed's zone
       --time-zone ZONE     (transit) IANA zone for --depart without an offset (default: the feed's)
       --max-transfers N    (transit) most transfers between rides, 0 to 6 (default 6)
@@ -44,8 +44,7 @@ enum MatrixCommand {
         guard ["csv", "json"].contains(format) else { throw CommandError.usage("--format must be csv or json, not '\(format)'") }
         var maxSize = 10_000
         if let text = args.value("--max-size") {
-            guard let n = Int(text), n > 0 else { throw CommandError.usage("--max-size must be a positive whole number, not '\(text)'") }
-            maxSize = n
+            maxSize = try OptionValue.integer(text, option: "--max-size", range: 1...100_000)
         }
         let maxSnap = try RouteCommand.parseMaxSnap(args.value("--max-snap"))
         if transport == .transit && args.value("--depart") == nil {

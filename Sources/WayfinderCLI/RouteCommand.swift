@@ -20,7 +20,7 @@ enum RouteCommand {
       --straight         straight great-circle lines between the stops, with their lengths, instead of routes
       --format F         text (default), json (docs/route-json.md), geojson (RFC 7946), gpx (GPX 1.1), polyline, polyline6
       --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ; transit: the feed's)
-      --max-snap M       farthest a stop may lie from a road the mode may use, metres (default 1000)
+      --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
       --                 ends the options: what follows are stops, even when they start with - (-30.03,-51.21)
@@ -48,7 +48,7 @@ enum RouteCommand {
       --arrive T         arrive at T: the departure is worked back (not with --to-file)
       --format F         text (default), json, or (with --to-file) csv
       --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ)
-      --max-snap M       farthest a stop may lie from a road the mode may use, metres (default 1000)
+      --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
       --from STOP        the origin of a one-to-many ETA list
@@ -183,11 +183,13 @@ enum RouteCommand {
         }
     }
 
-    /// A `--max-snap` value in metres (default 1000).
+    /// Largest `--max-snap`, metres: 100 km, farther than any stop is meaningfully "near" a road (batch's bound too).
+    static let maximumSnap = 100_000.0
+
+    /// A `--max-snap` value in metres (default 1000), greater than 0 and at most `maximumSnap`.
     static func parseMaxSnap(_ text: String?) throws -> Double {
         guard let text else { return 1000 }
-        guard let m = Double(text), m > 0, m.isFinite else { throw CommandError.usage("--max-snap must be a positive number of metres, not '\(text)'") }
-        return m
+        return try OptionValue.decimal(text, option: "--max-snap", unit: "metres", above: 0, upTo: maximumSnap)
     }
 
     /// The command error (and exit code) for a failed directions, matrix or trip request; `files` names the file
@@ -203,6 +205,7 @@ enum RouteCommand {
             return CommandError(message: place + error.description + (files[role] != nil ? " (place \(index + 1) of the file)" : "") + hint(coordinate),
                                 exitCode: ExitCode.noRoad)
         case .routing(.unknownProfile), .routing(.tooBig), .routing(.corruptGraph): return CommandError(message: error.description, exitCode: ExitCode.badInput)
+        case .routing(.timedOut), .routing(.cancelled): return CommandError(message: error.description, exitCode: ExitCode.failure)
         case .transit(.noTransitRoute): return CommandError(message: error.description, exitCode: ExitCode.noRoute)
         case .transit(.noRoad): return CommandError(message: error.description, exitCode: ExitCode.noRoad)
         case .transit(.graph), .transit(.feed), .transit(.noTimetable), .transit(.noFootProfile), .transit(.noTrips):

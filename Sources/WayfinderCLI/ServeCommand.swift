@@ -20,7 +20,7 @@ enum ServeCommand {
       --max-table-cells N           most sources × destinations of a /table request, 1 to 100000000 (default 10000)
       --max-trip-coordinates N      most coordinates of a /trip request, 1 to 10000 (default 100)
       --time-limit SECONDS          how long a request may compute before it is answered with a Timeout error,
-                                    0.001 to 86400 (default 10; transit searches stop at it, road requests between steps)
+                                    0.001 to 86400 (default 10; every search stops at it from inside)
       --idle-timeout SECONDS        close a connection that is idle this long, or that takes this long to send one
                                     request (slow clients), 1 to 3600 (default 10)
       --max-connections N           most connections open at once, 1 to 1000000 (default 4096; more wait to be accepted)

@@ -20,7 +20,7 @@ enum TripCommand {
       --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ)
       --format F         text (default: order, total, saving, then the route), json (`trip` and `directions`), or a
                          route format: geojson, gpx, polyline, polyline6 (stops in visiting order)
-      --max-snap M       farthest a stop may lie from a road the mode may use, metres (default 1000)
+      --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
       --stops-file FILE  the stops from a file, one `lat,lon` per line (optional name column and header)

@@ -30,12 +30,13 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
 }
 
-/// Wraps the place extension to time its build (the write is part of the import's one write).
+/// Wraps the place extension to time its build and write.
 struct TimedExtension: GraphExtension {
     let inner: PlaceIndexExtension
     let seconds: UnsafeMutablePointer<Double>
     var phase: String { inner.phase }
     func sectionNames(for graph: RoadGraph) -> [String] { inner.sectionNames(for: graph) }
+    /// Times the index build (the write of its sections is part of the single file write).
     func build(from graph: RoadGraph) throws -> any GraphExtensionSections {
         let start = clock(CLOCK_THREAD_CPUTIME_ID)
         let built = try inner.build(from: graph)

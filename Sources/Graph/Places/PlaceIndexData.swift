@@ -72,7 +72,7 @@ public struct PlaceIndexData: Sendable, Equatable {
     /// Number of places.
     public var count: Int { latitudes.count }
 
-    /// Appends the index's sections to `writer`.
+    /// Appends the index's sections to `writer` (a file being written, or the graph in memory).
     public func write(to writer: some GraphSectionSink) throws(GraphFileError) {
         typealias S = PlaceSectionName
         try writer.append(S.latitudes, latitudes)

@@ -12,14 +12,31 @@ public struct PlaceIndexExtension: GraphExtension {
 
     public var phase: String { "indexing places" }
 
-    /// The `places.*` sections.
+    /// The `places.*` sections (whatever the graph).
     public func sectionNames(for graph: RoadGraph) -> [String] { Self.sectionNames }
 
     /// Builds the index of the collected places (the graph itself is not read).
     public func build(from graph: RoadGraph) throws -> any GraphExtensionSections {
+        try PlaceIndexSections(data: buildData())
+    }
+
+    /// Builds the index and appends its sections to `writer`; returns the number of places indexed.
+    @discardableResult
+    public func write(to writer: some GraphSectionSink) throws -> Int {
+        let data = try buildData()
+        try data.write(to: writer)
+        return data.count
+    }
+
+    /// The index data of what the collector gathered.
+    func buildData() throws -> PlaceIndexData {
         collector.finishReading()
         do { return try PlaceIndexBuilder().build(collector.places) } catch { throw GraphExtensionError(error.description) }
     }
 }
 
-extension PlaceIndexData: GraphExtensionSections {}
+/// A built place index, ready to be written.
+struct PlaceIndexSections: GraphExtensionSections {
+    let data: PlaceIndexData
+    func write(to sink: some GraphSectionSink) throws(GraphFileError) { try data.write(to: sink) }
+}
