@@ -101,4 +101,13 @@ final class OutputSchemaTests: CLITestCase {
         try validate(try output(["route", "--graph", graph] + trip), "transit-route")
         try validate(try output(["eta", "--graph", graph] + trip), "eta")
     }
+
+    func testPlacesOutputsMatchTheirSchema() throws {
+        _ = try validator()
+        let graph = tmp("monaco.wfg")
+        try importMonaco(to: graph)
+        try validate(try output(["places", "--graph", graph, "--format", "json", "--near", "43.7336,7.4203", "pizza"]), "places")
+        try validate(try output(["places", "--graph", graph, "--format", "json", "--category", "restaurant", "--limit", "50"]), "places")
+        try validate(try output(["places", "--graph", graph, "--format", "json", "--categories"]), "places")
+    }
 }
