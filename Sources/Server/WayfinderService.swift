@@ -40,6 +40,7 @@ public final class WayfinderService: HTTPHandler, @unchecked Sendable {
         case "/roads": return .json(try RoadsEndpoint.respond(request, map: map, limits: limits))
         default: break
         }
+        if request.path.hasPrefix("/search/") || request.path == "/search" { return try SearchEndpoint.respond(request, map: map) }
         if request.path.hasPrefix("/transit/") || request.path == "/transit" {
             let deadline = RequestDeadline(limit: limits.requestTimeLimit)
             let body = try TransitEndpoint.respond(request, engine: transit, limits: limits, deadline: deadline)
