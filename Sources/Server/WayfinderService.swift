@@ -50,7 +50,7 @@ public final class WayfinderService: HTTPHandler, @unchecked Sendable {
         // Paths shaped like OSRM's (or naming one of its services) get OSRM's errors; anything else is not found.
         let segments = request.path.split(separator: "/")
         guard let first = segments.first, services.contains(String(first)) || segments.count == 4 else {
-            throw .notFound("nothing at \(request.path): the API has /route, /table, /trip, /nearest and /transit (v1), /roads, /info and /health")
+            throw .notFound("nothing at \(request.path): the API has /route, /table, /trip, /nearest, /transit (v1), /search/v1, /roads, /info and /health")
         }
         let parsed = try OSRMRequest(request, services: services)
         let profileName = OSRMRequest.profileAliases[parsed.profile]!
