@@ -68,34 +68,51 @@ public struct BatchRowFormatter: Sendable {
         }
     }
 
+    /// The row of a job routed in full (geometry and steps as the options ask).
     public func success(id: String, result: RouteResult) -> BatchRow {
         let route = result.routes[0]
+        return row(id: id, eta: result.eta, route: route)
+    }
+
+    /// The row of a job answered by an ETA alone (options with no geometry and no steps): the same text as
+    /// `success(id:result:)` writes for that job's full route.
+    public func success(id: String, eta: ETASummary) -> BatchRow {
+        row(id: id, eta: eta, route: nil)
+    }
+
+    /// Whether these options need a full route (geometry or steps), not just an ETA.
+    public var needsFullRoute: Bool { options.geometry != .none || options.steps }
+
+    /// A success row from the totals and each leg's; the geometry and steps, as the options ask, from `route`.
+    private func row(id: String, eta: ETASummary, route: Route?) -> BatchRow {
         switch options.format {
         case .ndjson:
             var w = JSONWriter(capacity: 512)
             w.beginObject()
-            w.key("distance"); w.numberOrNull(route.distance, decimals: 1)
-            w.key("expectedArrivalDate"); w.string(ISO8601.string(result.expectedArrivalDate, in: result.timeZone))
-            w.key("expectedDepartureDate"); w.string(ISO8601.string(result.expectedDepartureDate, in: result.timeZone))
-            w.key("expectedTravelTime"); w.numberOrNull(route.expectedTravelTime, decimals: 1)
-            switch options.geometry {
-            case .none: break
-            case .polyline: w.key("geometry"); w.string(PolylineEncoder.encode(route.polyline, precision: 5))
-            case .polyline6: w.key("geometry"); w.string(PolylineEncoder.encode(route.polyline, precision: 6))
-            case .geojson: w.key("geometry"); w.raw(JSONValue.lineString(route.polyline).encoded())
+            w.key("distance"); w.numberOrNull(eta.distance, decimals: 1)
+            w.key("expectedArrivalDate"); w.string(ISO8601.string(eta.expectedArrivalDate, in: eta.timeZone))
+            w.key("expectedDepartureDate"); w.string(ISO8601.string(eta.expectedDepartureDate, in: eta.timeZone))
+            w.key("expectedTravelTime"); w.numberOrNull(eta.expectedTravelTime, decimals: 1)
+            if let route {
+                switch options.geometry {
+                case .none: break
+                case .polyline: w.key("geometry"); w.string(PolylineEncoder.encode(route.polyline, precision: 5))
+                case .polyline6: w.key("geometry"); w.string(PolylineEncoder.encode(route.polyline, precision: 6))
+                case .geojson: w.key("geometry"); w.raw(JSONValue.lineString(route.polyline).encoded())
+                }
             }
             w.key("id"); w.string(id)
             w.key("legs"); w.beginArray()
-            for leg in route.legs {
+            for (distance, time) in zip(eta.legDistances, eta.legTravelTimes) {
                 w.beginObject()
-                w.key("distance"); w.numberOrNull(leg.distance, decimals: 1)
-                w.key("expectedTravelTime"); w.numberOrNull(leg.expectedTravelTime, decimals: 1)
+                w.key("distance"); w.numberOrNull(distance, decimals: 1)
+                w.key("expectedTravelTime"); w.numberOrNull(time, decimals: 1)
                 w.endObject()
             }
             w.endArray()
             w.key("message"); w.string("")
             w.key("status"); w.string("ok")
-            if options.steps {
+            if let route, options.steps {
                 w.key("steps"); w.beginArray()
                 for step in route.steps {
                     w.beginObject()
@@ -109,18 +126,20 @@ public struct BatchRowFormatter: Sendable {
             w.endObject()
             return BatchRow(id: id, ok: true, text: w.text + "\n")
         case .csv:
-            var fields = [id, "ok", "", Self.number(route.distance), Self.number(route.expectedTravelTime),
-                          ISO8601.string(result.expectedDepartureDate, in: result.timeZone),
-                          ISO8601.string(result.expectedArrivalDate, in: result.timeZone),
-                          route.legs.map { Self.number($0.distance) }.joined(separator: ";"),
-                          route.legs.map { Self.number($0.expectedTravelTime) }.joined(separator: ";")]
-            switch options.geometry {
-            case .none: break
-            case .polyline: fields.append(PolylineEncoder.encode(route.polyline, precision: 5))
-            case .polyline6: fields.append(PolylineEncoder.encode(route.polyline, precision: 6))
-            case .geojson: fields.append(JSONValue.lineString(route.polyline).serialized())
+            var fields = [id, "ok", "", Self.number(eta.distance), Self.number(eta.expectedTravelTime),
+                          ISO8601.string(eta.expectedDepartureDate, in: eta.timeZone),
+                          ISO8601.string(eta.expectedArrivalDate, in: eta.timeZone),
+                          eta.legDistances.map { Self.number($0) }.joined(separator: ";"),
+                          eta.legTravelTimes.map { Self.number($0) }.joined(separator: ";")]
+            if let route {
+                switch options.geometry {
+                case .none: break
+                case .polyline: fields.append(PolylineEncoder.encode(route.polyline, precision: 5))
+                case .polyline6: fields.append(PolylineEncoder.encode(route.polyline, precision: 6))
+                case .geojson: fields.append(JSONValue.lineString(route.polyline).serialized())
+                }
+                if options.steps { fields.append(route.steps.map(\.instructions).joined(separator: " | ")) }
             }
-            if options.steps { fields.append(route.steps.map(\.instructions).joined(separator: " | ")) }
             return BatchRow(id: id, ok: true, text: CSV.row(fields))
         }
     }
@@ -136,8 +155,10 @@ public func routeJob(_ job: BatchJob, map: OfflineMap, formatter: BatchRowFormat
     let request = DirectionsRequest(stops: job.stops, transportType: transport, departureDate: job.depart ?? (job.arrive == nil ? o.defaultDeparture : nil),
                                     arrivalDate: job.arrive, maximumSnappingDistance: o.maximumSnappingDistance, timeZone: o.timeZone)
     do {
-        let result = try Directions(request, map: map).calculate()
-        return formatter.success(id: job.id, result: result)
+        let directions = Directions(request, map: map)
+        // Without geometry and steps a row needs only times and distances: the ETA path lays out no route.
+        guard formatter.needsFullRoute else { return formatter.success(id: job.id, eta: try directions.calculateETA()) }
+        return formatter.success(id: job.id, result: try directions.calculate())
     } catch {
         let status: String
         switch error {

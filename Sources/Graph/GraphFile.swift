@@ -7,8 +7,9 @@ import Foundation
 /// import, the sections of an `InMemoryGraphFile`, laid out as the file they will be written as).
 ///
 /// Opening reads only the 4 KiB header, so it takes the same time whatever the file's size;
-/// `verifyChecksums()` reads every section and compares its CRC-32. `RoadGraph(file:)` runs it (and validates the
-/// indices the engines follow) before anything reads a section, so routing never sees an unchecked byte.
+/// `verifyChecksums()` reads every section and compares its CRC-32. `RoadGraph(file:)` turns on verification on
+/// access instead (`verifyOnAccess()`): each section's CRC-32 is compared the first time `bytes`/`array` hand it
+/// out, so routing never sees an unchecked byte and a command reads only the sections it uses, once.
 public final class GraphFile: @unchecked Sendable {
     public let path: String
     /// The format version found in the header.
@@ -27,9 +28,14 @@ public final class GraphFile: @unchecked Sendable {
     private let owner: [AnyObject]
     private let verification = NSLock()
     private var checksumsVerified = false
+    /// Whether `bytes`/`array` verify a section's CRC-32 the first time they hand it out.
+    private var verifiesOnAccess = false
+    /// The sections whose CRC-32 has been compared and matched.
+    private var verifiedSections: Set<String> = []
 
     /// Maps `path` and checks magic, version, header checksum, size and section bounds (header only: the sections'
-    /// contents are checked by `verifyChecksums()`, which `RoadGraph` runs before first use).
+    /// contents are checked by `verifyChecksums()`, or section by section on first access once `RoadGraph` turns
+    /// on `verifyOnAccess()`).
     ///
     /// Every value of the header is treated as untrusted: sizes and offsets are converted and added with overflow
     /// checks and compared with the file's real size before any range is formed.
@@ -147,6 +153,7 @@ public final class GraphFile: @unchecked Sendable {
     /// The bytes of a section, in place.
     public func bytes(_ name: String) throws(GraphFileError) -> UnsafeRawBufferPointer {
         guard let (section, start) = starts[name] else { throw .missingSection(path: path, section: name) }
+        try verifyOnFirstAccess(section, at: start)
         return UnsafeRawBufferPointer(start: start, count: section.length)
     }
 
@@ -156,6 +163,7 @@ public final class GraphFile: @unchecked Sendable {
         guard section.elementSize == MemoryLayout<T>.stride else {
             throw .corrupt(path: path, message: "section '\(name)' has \(section.elementSize)-byte elements, expected \(MemoryLayout<T>.stride)")
         }
+        try verifyOnFirstAccess(section, at: start)
         return UnsafeBufferPointer(start: start.assumingMemoryBound(to: T.self), count: section.length / section.elementSize)
     }
 
@@ -165,11 +173,35 @@ public final class GraphFile: @unchecked Sendable {
         verification.lock()
         defer { verification.unlock() }
         if checksumsVerified { return }
-        for (section, start) in zip(sections, sectionStarts) where section.length > 0 {
+        for (section, start) in zip(sections, sectionStarts) where !verifiedSections.contains(section.name) {
+            try compareChecksum(section, at: start)
+        }
+        checksumsVerified = true
+    }
+
+    /// From now on, `bytes` and `array` compare a section's CRC-32 the first time they hand it out (throwing
+    /// `checksumMismatch` naming it). Called before any section is read (as `RoadGraph(file:)` does).
+    public func verifyOnAccess() {
+        verification.lock()
+        defer { verification.unlock() }
+        verifiesOnAccess = true
+    }
+
+    /// Compares the CRC-32 of `section` (starting at `start`) once, when verification on access is on.
+    private func verifyOnFirstAccess(_ section: GraphSection, at start: UnsafeRawPointer) throws(GraphFileError) {
+        verification.lock()
+        defer { verification.unlock() }
+        guard verifiesOnAccess, !checksumsVerified, !verifiedSections.contains(section.name) else { return }
+        try compareChecksum(section, at: start)
+    }
+
+    /// Compares the CRC-32 of `section` (starting at `start`) with the table's and remembers a match (the lock is held).
+    private func compareChecksum(_ section: GraphSection, at start: UnsafeRawPointer) throws(GraphFileError) {
+        if section.length > 0 {
             let crc = GraphFileFormat.crc32(UnsafeRawBufferPointer(start: start, count: section.length))
             if crc != section.crc32 { throw .checksumMismatch(path: path, section: section.name) }
         }
-        checksumsVerified = true
+        verifiedSections.insert(section.name)
     }
 
     /// Whether `verifyChecksums()` has run and found every section intact.

@@ -35,12 +35,13 @@ public struct RoadGraph: @unchecked Sendable {
     }
 
     /// Builds the typed views over an opened file. First, unless `verifyingChecksums` is false (`wayfinder info
-    /// --no-verify`), every section's CRC-32 is compared with the table's (`GraphFile.verifyChecksums()`, done once
-    /// per file), so no damaged byte is ever used; then every index and offset array is checked against what it
+    /// --no-verify`), the file verifies each section's CRC-32 the first time it is handed out
+    /// (`GraphFile.verifyOnAccess()`: once per section, and only for the sections a command reads — the hierarchy
+    /// of a profile not routed, or the timetable, is never read), so no damaged byte is ever used; then every index and offset array is checked against what it
     /// indexes (`validateStructure()`), so that not even a file with matching checksums and hostile contents can
     /// make a search read outside a section.
     public init(file: GraphFile, verifyingChecksums: Bool = true) throws(GraphFileError) {
-        if verifyingChecksums { try file.verifyChecksums() }
+        if verifyingChecksums { file.verifyOnAccess() }
         try self.init(views: file)
         try validateStructure()
     }

@@ -217,7 +217,11 @@ public struct RouteEstimate: Equatable, Sendable {
     public var expectedTravelTime: Double
     /// The stops as matched to the road network.
     public var waypoints: [Waypoint]
-    public init(distance: Double, expectedTravelTime: Double, waypoints: [Waypoint]) {
+    /// Each leg's metres and seconds, in order (those of the full route's legs).
+    public var legDistances: [Double]
+    public var legTravelTimes: [Double]
+    public init(distance: Double, expectedTravelTime: Double, waypoints: [Waypoint], legDistances: [Double] = [], legTravelTimes: [Double] = []) {
         self.distance = distance; self.expectedTravelTime = expectedTravelTime; self.waypoints = waypoints
+        self.legDistances = legDistances; self.legTravelTimes = legTravelTimes
     }
 }

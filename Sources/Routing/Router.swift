@@ -66,6 +66,8 @@ public final class Router: @unchecked Sendable {
     /// best-route query (alternatives, which re-weight edges, use `search`).
     public let hierarchy: HierarchySearch?
     public let snapper: Snapper
+    /// The bearing of every road leaving a junction, built once enough legs have been described.
+    let exitBearings = LazyExitBearings()
 
     /// Most alternatives share at most this fraction of their length with the routes found before them…
     public static let maximumSharedFraction = 0.7
@@ -145,7 +147,9 @@ public final class Router: @unchecked Sendable {
         guard stops.count >= 2 else { throw .tooFewStops(stops.count) }
         if options.straightLines {
             let found = try routes(through: stops, options: options)
-            return RouteEstimate(distance: found.routes[0].distance, expectedTravelTime: found.routes[0].expectedTravelTime, waypoints: found.waypoints)
+            let route = found.routes[0]
+            return RouteEstimate(distance: route.distance, expectedTravelTime: route.expectedTravelTime, waypoints: found.waypoints,
+                                 legDistances: route.legs.map(\.distance), legTravelTimes: route.legs.map(\.expectedTravelTime))
         }
         return try eta(through: try snapStops(stops, maxDistance: options.maxSnappingDistance), deadline: options.deadline)
     }
@@ -157,7 +161,8 @@ public final class Router: @unchecked Sendable {
         var distance = 0.0, time = 0.0
         for result in found.results { distance += result.distance }
         for result in found.results { time += result.duration }
-        return RouteEstimate(distance: distance, expectedTravelTime: time, waypoints: found.used.map(Self.waypoint))
+        return RouteEstimate(distance: distance, expectedTravelTime: time, waypoints: found.used.map(Self.waypoint),
+                             legDistances: found.results.map(\.distance), legTravelTimes: found.results.map(\.duration))
     }
 
     /// The best route through stops already snapped (`snapStops`, or the server's snapping with a radius per stop),
@@ -245,7 +250,8 @@ public final class Router: @unchecked Sendable {
         for point in points.points where geometry.last != point { geometry.append(point) }
         if geometry.isEmpty { geometry = [start.location] }
         if geometry.count == 1 { geometry.append(end.location) }
-        let steps = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: start, to: end, profile: profile)
+        let steps = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: start, to: end, profile: profile,
+                                      exitBearings: exitBearings.table(for: graph))
         return RouteLeg(distance: result.distance, expectedTravelTime: result.duration, geometry: geometry, steps: steps,
                         boundingBox: BoundingBox(geometry)!, traversals: result.traversals)
     }

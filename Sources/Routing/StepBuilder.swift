@@ -51,9 +51,11 @@ public enum StepBuilder {
 
     /// `steps(for:in:from:to:profile:)` over the traversals' points already laid out (`Router` lays them out once
     /// for the leg's geometry and its steps).
+    /// `exitBearings`, when given, holds the bearing of every road leaving a junction (the same values, computed once).
     static func steps(for traversals: [EdgeTraversal], points: LegPoints, in graph: RoadGraph, from start: SnappedLocation,
-                      to end: SnappedLocation, profile: ProfileGraph?) -> [RouteStep] {
-        let assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals, points: points)
+                      to end: SnappedLocation, profile: ProfileGraph?, exitBearings: ExitBearings? = nil) -> [RouteStep] {
+        var assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals, points: points)
+        assembler.exitBearings = exitBearings
         return assembler.steps(from: start, to: end)
     }
 
@@ -237,6 +239,8 @@ extension StepBuilder {
     struct StepAssembler {
         let graph: RoadGraph
         let profile: ProfileGraph?
+        /// Every edge's bearings leaving a junction, when the router has built them (else computed per junction).
+        var exitBearings: ExitBearings? = nil
         /// The leg's points (every traversal's polyline); stretches refer to ranges of it.
         let points: [Coordinate]
         /// The traversals with length, in order.
@@ -501,8 +505,13 @@ extension StepBuilder {
             if let node = a.endNode {
                 forEachExit(at: node) { edge, side in
                     guard edge != a.edge && edge != b.edge else { return }
-                    let stored = EdgePolyline(edge: edge, in: graph)
-                    let bearing = side == 0 ? TurnAngle.initialBearing(along: stored) : TurnAngle.initialBearing(along: stored.reversed())
+                    let bearing: Double?
+                    if let exitBearings {
+                        bearing = exitBearings.bearing(edge, side: side)
+                    } else {
+                        let stored = EdgePolyline(edge: edge, in: graph)
+                        bearing = side == 0 ? TurnAngle.initialBearing(along: stored) : TurnAngle.initialBearing(along: stored.reversed())
+                    }
                     if let bearing {
                         alternatives.edges.append(edge)
                         alternatives.deviations.append(TurnAngle.deviation(from: bearingIn, to: bearing))

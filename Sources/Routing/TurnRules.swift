@@ -18,6 +18,9 @@ public struct TurnRules: Sendable {
     private let firstSymbols: [UInt32: Int32]
     /// The directed edge read last to reach each trie node.
     private let lastSymbol: [UInt32]
+    /// One bit per directed edge that appears in some pattern: any other edge starts and leads back to the root at
+    /// once, without a hash look-up (most edges of a road graph).
+    private let inSomePattern: [UInt64]
 
     /// Number of trie nodes (0 when there are no restrictions).
     public var nodeCount: Int { failure.count }
@@ -103,6 +106,16 @@ public struct TurnRules: Sendable {
         for (symbol, child) in childLists[0] { firsts[symbol] = child }
         firstSymbols = firsts
         self.lastSymbol = lastSymbol
+        var bits = [UInt64](repeating: 0, count: Int(patterns.lazy.flatMap { $0 }.max() ?? 0) / 64 + 1)
+        for pattern in patterns { for symbol in pattern { bits[Int(symbol) / 64] |= 1 << UInt64(symbol % 64) } }
+        inSomePattern = bits
+    }
+
+    /// Whether directed edge `symbol` appears in no pattern (then no state advances along it but to the root).
+    @inline(__always)
+    private func inNoPattern(_ symbol: UInt32) -> Bool {
+        let word = Int(symbol / 64)
+        return word >= inSomePattern.count || inSomePattern[word] & (1 << UInt64(symbol % 64)) == 0
     }
 
     /// The directed edge that leads into trie node `state` (meaningful for states deeper than the root).
@@ -111,12 +124,12 @@ public struct TurnRules: Sendable {
 
     /// The automaton state after reading `symbol` alone.
     @inline(__always)
-    public func start(_ symbol: UInt32) -> Int32 { firstSymbols[symbol] ?? 0 }
+    public func start(_ symbol: UInt32) -> Int32 { inNoPattern(symbol) ? 0 : firstSymbols[symbol] ?? 0 }
 
     /// The state after reading `symbol` in `state`, or nil when that completes a forbidden sequence.
     @inline(__always)
     public func advance(_ state: Int32, _ symbol: UInt32) -> Int32? {
-        if patterns.isEmpty { return 0 }
+        if inNoPattern(symbol) { return 0 }
         var node = state
         while true {
             if let next = children[UInt64(UInt32(node)) << 32 | UInt64(symbol)] {

@@ -10,11 +10,14 @@ enum TransitEndpoint {
     /// `deadline` holds inside the searches: past it they stop and the request fails with `Timeout`.
     static func respond(_ request: HTTPRequest, engine: TransitEngine, limits: ServiceLimits, deadline: RequestDeadline) throws(OSRMError) -> [UInt8] {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-        guard parts.count == 3, parts[0] == "transit" else {
-            throw .invalidUrl("expected /transit/v1/{lon,lat;lon,lat…}, got \(request.path)")
+        guard parts.count == 3 || (parts.count == 4 && parts[2] == "table"), parts[0] == "transit" else {
+            throw .invalidUrl("expected /transit/v1/{lon,lat;lon,lat…} or /transit/v1/table/{lon,lat;lon,lat…}, got \(request.path)")
         }
         guard parts[1] == "v1" else { throw .invalidVersion("unknown version '\(parts[1])' (only v1)") }
         guard let map = engine.map, let zone = map.transitTimeZone else { throw .invalidOptions(engine.unavailable ?? "this graph serves no transit") }
+        if parts.count == 4 {
+            return try TransitTableEndpoint.respond(parts[3], request: request, map: map, limits: limits, deadline: deadline)
+        }
         var text = parts[2]
         if text.hasSuffix(".json") { text.removeLast(5) }
         let stops = try OSRMRequest.parseCoordinates(text)
@@ -32,20 +35,7 @@ enum TransitEndpoint {
         if values["depart"] != nil && values["arrive"] != nil { throw .invalidOptions("give depart or arrive, not both") }
         let depart = try values["depart"].map { text throws(OSRMError) in try parseTime(text, option: "depart", map: map) }
         let arrive = try values["arrive"].map { text throws(OSRMError) in try parseTime(text, option: "arrive", map: map) }
-        var transitOptions = TransitOptions(maxSnappingDistance: limits.defaultRadius)
-        if let text = values["max_transfers"] {
-            guard let n = Int(text), (0...6).contains(n) else {
-                throw .invalidQuery("max_transfers must be a whole number from 0 to 6, got '\(text)'")
-            }
-            transitOptions.maxTransfers = n
-        }
-        if let text = values["max_walk"] {
-            let most = TransitOptions.maximumWalk
-            guard let m = Double(text), m >= 0, m <= most else {
-                throw .invalidQuery("max_walk must be a number of metres from 0 to \(Int(most)), got '\(text)'")
-            }
-            transitOptions.maxWalk = m
-        }
+        let transitOptions = try Self.transitOptions(values, limits: limits)
         var directions = DirectionsRequest(stops: stops, transportType: .transit, departureDate: arrive == nil ? (depart ?? Date()) : nil,
                                            arrivalDate: arrive, maximumSnappingDistance: limits.defaultRadius, timeZone: zone,
                                            transitOptions: transitOptions)
@@ -61,6 +51,25 @@ enum TransitEndpoint {
         // The encoder writes sorted keys, so "code" goes first: splice it in after the opening brace.
         let document = TransitJSONEncoder().encode(trip)
         return Array("{\"code\":\"Ok\",".utf8) + Array(document.utf8.dropFirst())
+    }
+
+    /// The limits of `max_transfers` and `max_walk` (defaults when absent); snapping within the service's radius.
+    static func transitOptions(_ values: [String: String], limits: ServiceLimits) throws(OSRMError) -> TransitOptions {
+        var transitOptions = TransitOptions(maxSnappingDistance: limits.defaultRadius)
+        if let text = values["max_transfers"] {
+            guard let n = Int(text), (0...6).contains(n) else {
+                throw .invalidQuery("max_transfers must be a whole number from 0 to 6, got '\(text)'")
+            }
+            transitOptions.maxTransfers = n
+        }
+        if let text = values["max_walk"] {
+            let most = TransitOptions.maximumWalk
+            guard let m = Double(text), m >= 0, m <= most else {
+                throw .invalidQuery("max_walk must be a number of metres from 0 to \(Int(most)), got '\(text)'")
+            }
+            transitOptions.maxWalk = m
+        }
+        return transitOptions
     }
 
     /// A query time (`ISO8601`): local time in the feed's zone when it has no offset (2017-05-10T08:30), or with an

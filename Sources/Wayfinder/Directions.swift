@@ -116,12 +116,49 @@ public struct Directions: Sendable {
 
     /// Travel time, distance, departure and arrival of the best route, without alternatives.
     public func calculateETA() throws(DirectionsError) -> ETAResponse {
-        try Directions(request.withoutAlternatives, map: map).compute(Cancellation.never.with(request.deadline)).eta
+        try computeETA(Cancellation.never.with(request.deadline))
     }
 
     /// Travel time, distance, departure and arrival of the best route; throws `.cancelled` when the task is cancelled.
     public func calculateETA() async throws(DirectionsError) -> ETAResponse {
-        try Directions(request.withoutAlternatives, map: map).compute(Cancellation.task.with(request.deadline)).eta
+        try computeETA(Cancellation.task.with(request.deadline))
+    }
+
+    /// The work of `calculateETA`: the same snapping and leg searches as `compute` through `Router.eta`, which lays
+    /// out no geometry and no steps (its time and distance are those of `calculate`'s best route exactly).
+    func computeETA(_ cancel: Cancellation) throws(DirectionsError) -> ETAResponse {
+        if request.departureDate != nil && request.arrivalDate != nil { throw .conflictingDates }
+        if request.transportType == .transit { return try Directions(request.withoutAlternatives, map: map).computeTransit(cancel).routeResult.eta }
+        try cancel.check()
+        let router = try map.router(for: request.transportType)
+        let estimate: RouteEstimate
+        if request.straightLines {
+            do { estimate = try router.eta(through: request.stops, options: RouteOptions(straightLines: true)) } catch { throw .routing(error) }
+        } else {
+            let snapped = try snappedStops()
+            try cancel.check()
+            do { estimate = try router.eta(through: snapped, deadline: cancel.deadline) } catch { throw .routing(error) }
+        }
+        try cancel.check()
+        let (departure, arrival) = dates(travelling: estimate.expectedTravelTime)
+        return ETASummary(distance: estimate.distance, expectedTravelTime: estimate.expectedTravelTime, expectedDepartureDate: departure,
+                          expectedArrivalDate: arrival, timeZone: request.timeZone,
+                          legDistances: estimate.legDistances, legTravelTimes: estimate.legTravelTimes)
+    }
+
+    /// The request's stops snapped for its transport type (those already snapped are taken as they are).
+    func snappedStops() throws(DirectionsError) -> [SnappedStop] {
+        if let places = request.snappedStops { return try map.stops(of: places, for: request.transportType) }
+        return try map.snap(request.stops, transportType: request.transportType, maximumDistance: request.maximumSnappingDistance,
+                            radii: request.stopRadii).map(\.stop)
+    }
+
+    /// Departure and arrival of a trip taking `travel` seconds: worked back from the arrival date when one is given,
+    /// else forward from the departure date (default: now).
+    func dates(travelling travel: Double) -> (departure: Date, arrival: Date) {
+        if let arrivalDate = request.arrivalDate { return (arrivalDate.addingTimeInterval(-travel), arrivalDate) }
+        let departure = request.departureDate ?? Date()
+        return (departure, departure.addingTimeInterval(travel))
     }
 
     /// The work of `calculate`, checking `cancel` between its steps.
@@ -135,27 +172,13 @@ public struct Directions: Sendable {
             let options = RouteOptions(straightLines: true)
             do { found = try router.routes(through: request.stops, options: options) } catch { throw .routing(error) }
         } else {
-            let snapped: [SnappedStop]
-            if let places = request.snappedStops {
-                snapped = try map.stops(of: places, for: request.transportType)
-            } else {
-                snapped = try map.snap(request.stops, transportType: request.transportType, maximumDistance: request.maximumSnappingDistance,
-                                       radii: request.stopRadii).map(\.stop)
-            }
+            let snapped = try snappedStops()
             try cancel.check()
             let alternatives = request.requestsAlternateRoutes ? request.maximumAlternateRoutes : 0
             do { found = try router.routes(through: snapped, alternatives: alternatives, deadline: cancel.deadline) } catch { throw .routing(error) }
         }
         try cancel.check()
-        let travel = found.routes[0].expectedTravelTime
-        let departure: Date, arrival: Date
-        if let arrivalDate = request.arrivalDate {
-            arrival = arrivalDate
-            departure = arrivalDate.addingTimeInterval(-travel)
-        } else {
-            departure = request.departureDate ?? Date()
-            arrival = departure.addingTimeInterval(travel)
-        }
+        let (departure, arrival) = dates(travelling: found.routes[0].expectedTravelTime)
         return RouteResult(routes: found.routes, waypoints: found.waypoints, mode: request.transportType.profileName,
                            expectedDepartureDate: departure, expectedArrivalDate: arrival, timeZone: request.timeZone,
                            straightLines: request.straightLines, anchoredAtArrival: request.arrivalDate != nil)

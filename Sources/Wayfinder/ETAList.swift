@@ -1,6 +1,7 @@
 import Foundation
 import Graph
 import Routing
+import Transit
 
 /// A place to estimate the arrival at: a name and a position.
 public struct ETAPlace: Equatable, Sendable {
@@ -19,6 +20,11 @@ public struct ETAListRequest: Sendable {
     /// Farthest the origin or a place may lie from a road the mode may use, metres.
     public var maximumSnappingDistance: Double
     public var timeZone: TimeZone
+    /// Limits of a transit request (most transfers, longest walk to and from stops).
+    public var transitOptions = TransitOptions()
+    /// By transit: also each place's best, median and worst travel time over departures in this many seconds
+    /// from `departureDate` (0 < window ≤ 24 h); nil for the one departure only.
+    public var departureWindow: TimeInterval? = nil
 
     public init(origin: Coordinate, places: [ETAPlace], transportType: TransportType = .automobile, departureDate: Date? = nil,
                 maximumSnappingDistance: Double = 1000, timeZone: TimeZone = .current) {
@@ -44,6 +50,10 @@ public struct ETAListEntry: Equatable, Sendable {
     public var expectedArrivalDate: Date?
     /// Where the place snapped to a road (nil when it found none).
     public var waypoint: Waypoint? = nil
+    /// By transit: the earliest arrival's rides, metres walked and first boarding (`distance` is the metres walked).
+    public var transit: TransitArrival? = nil
+    /// By transit with a departure window: best, median and worst travel time over the window's departures.
+    public var departureWindow: TransitDepartureWindow? = nil
 }
 
 /// The answer to an ETA list request: the rows in the request's place order.
@@ -76,7 +86,7 @@ public struct ETAList: Sendable {
 
     func compute(_ cancel: Cancellation) throws(DirectionsError) -> ETAListResponse {
         if request.transportType == .transit {
-            throw .unsupported("an ETA list by transit is not offered yet; use eta --mode transit per pair")
+            return try computeTransit(cancel)
         }
         let origin = try map.snap([request.origin], transportType: request.transportType, maximumDistance: request.maximumSnappingDistance)[0]
         var targets: [SnappedPlace] = []

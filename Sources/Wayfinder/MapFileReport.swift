@@ -54,6 +54,8 @@ public struct MapFileReport: Sendable {
     /// roads, every hierarchy and the timetable — and gathers its figures; throws the first fault, naming the section.
     public init(contentsOf url: URL, verifyingChecksums: Bool = true) throws(GraphFileError) {
         let file = try GraphFile(path: url.path)
+        // Every section's checksum (a route checks only the sections it reads, on first access).
+        if verifyingChecksums { try file.verifyChecksums() }
         let graph = try RoadGraph(file: file, verifyingChecksums: verifyingChecksums)
         var profiles: [Profile] = []
         for (p, profile) in graph.profiles.enumerated() {

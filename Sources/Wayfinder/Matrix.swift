@@ -1,6 +1,7 @@
 import Foundation
 import Graph
 import Routing
+import Transit
 
 /// Travel times and distances from every source to every destination ("which of these 200 places is nearest by
 /// road"), many-to-many over the graph's contraction hierarchy.
@@ -14,6 +15,10 @@ public struct MatrixRequest: Sendable {
     public var maximumSnappingDistance: Double
     /// Most sources and destinations accepted (each side); larger requests are refused before any work.
     public var maximumSize: Int
+    /// When to leave: required by transit (travel times depend on it), unused by road modes.
+    public var departureDate: Date? = nil
+    /// Limits of a transit request (most transfers, longest walk to and from stops).
+    public var transitOptions = TransitOptions()
 
     public init(sources: [ETAPlace], destinations: [ETAPlace], transportType: TransportType = .automobile,
                 maximumSnappingDistance: Double = 1000, maximumSize: Int = 10_000) {
@@ -46,13 +51,11 @@ public struct Matrix: Sendable {
     public func calculate() async throws(DirectionsError) -> MatrixResponse { try compute(Cancellation.task.with(request.deadline)) }
 
     func compute(_ cancel: Cancellation) throws(DirectionsError) -> MatrixResponse {
-        if request.transportType == .transit {
-            throw .unsupported("a matrix by transit is not offered yet: transit times depend on the departure time; use eta --mode transit per pair")
-        }
         let limit = request.maximumSize
         if request.sources.count > limit || request.destinations.count > limit {
             throw .routing(.tooBig("a matrix of \(request.sources.count) × \(request.destinations.count) places is larger than the limit of \(limit) × \(limit)"))
         }
+        if request.transportType == .transit { return try computeTransit(cancel) }
         let type = request.transportType, radius = request.maximumSnappingDistance
         let from = try map.snap(request.sources.map(\.coordinate), transportType: type, maximumDistance: radius, role: .source)
         try cancel.check()

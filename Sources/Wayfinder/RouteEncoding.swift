@@ -43,7 +43,8 @@ public struct RouteResult: Equatable, Sendable {
         let route = routes.first
         return ETASummary(distance: route?.distance ?? 0,
                           expectedTravelTime: route?.expectedTravelTime ?? expectedArrivalDate.timeIntervalSince(expectedDepartureDate),
-                          expectedDepartureDate: expectedDepartureDate, expectedArrivalDate: expectedArrivalDate, timeZone: timeZone)
+                          expectedDepartureDate: expectedDepartureDate, expectedArrivalDate: expectedArrivalDate, timeZone: timeZone,
+                          legDistances: route?.legs.map(\.distance) ?? [], legTravelTimes: route?.legs.map(\.expectedTravelTime) ?? [])
     }
 }
 
@@ -56,10 +57,15 @@ public struct ETASummary: Equatable, Sendable {
     public var expectedArrivalDate: Date
     /// The time zone dates are written in.
     public var timeZone: TimeZone
+    /// Each leg's metres and seconds, in order (empty for transit).
+    public var legDistances: [Double]
+    public var legTravelTimes: [Double]
 
     /// An ETA from its parts.
-    public init(distance: Double, expectedTravelTime: Double, expectedDepartureDate: Date, expectedArrivalDate: Date, timeZone: TimeZone) {
+    public init(distance: Double, expectedTravelTime: Double, expectedDepartureDate: Date, expectedArrivalDate: Date, timeZone: TimeZone,
+                legDistances: [Double] = [], legTravelTimes: [Double] = []) {
         self.distance = distance; self.expectedTravelTime = expectedTravelTime
         self.expectedDepartureDate = expectedDepartureDate; self.expectedArrivalDate = expectedArrivalDate; self.timeZone = timeZone
+        self.legDistances = legDistances; self.legTravelTimes = legTravelTimes
     }
 }

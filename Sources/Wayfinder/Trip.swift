@@ -1,6 +1,7 @@
 import Foundation
 import Graph
 import Routing
+import Transit
 
 /// A round of stops to visit in the quickest order: the first stop stays first; the others are reordered
 /// (exactly up to 12 stops, by a heuristic up to 1000), then routed.
@@ -24,6 +25,8 @@ public struct TripRequest: Sendable {
     public var stopRadii: [Double]?
     /// The stops already snapped (`OfflineMap.snap`): used as they are, never snapped again.
     public var snappedStops: [SnappedPlace]?
+    /// Limits of a transit trip (most transfers, longest walk to and from stops).
+    public var transitOptions = TransitOptions()
 
     public init(stops: [Coordinate], transportType: TransportType = .automobile, shape: TripPlanner.Shape = .open, departureDate: Date? = nil,
                 maximumSnappingDistance: Double = 1000, maximumStops: Int = 1000, timeZone: TimeZone = .current) {
@@ -63,7 +66,7 @@ public struct Trip: Sendable {
     func compute(_ cancel: Cancellation) throws(DirectionsError) -> TripResponse {
         let type = request.transportType
         if type == .transit {
-            throw .unsupported("a trip by transit is not offered: the quickest order depends on when each leg leaves, which a travel-time matrix cannot capture; plan it by car or on foot, or route a chosen order with route --mode transit")
+            throw .unsupported("a trip by transit is planned with calculateTransit(): its order is greedy by earliest arrival and its answer holds transit itineraries")
         }
         let count = request.snappedStops?.count ?? request.stops.count
         guard count >= 2 else { throw .routing(.tooFewStops(count)) }

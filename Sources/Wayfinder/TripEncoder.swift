@@ -38,4 +38,32 @@ public enum TripEncoder {
         let document: JSONValue = .object([("trip", summary), ("directions", RouteJSONEncoder().document(trip.directions))])
         return document.serialized()
     }
+
+    /// A transit trip for a terminal: the order, the totals, then the itineraries (as `route --mode transit`).
+    public static func text(_ answer: TransitTripResponse) -> String {
+        var order = answer.order.map { String($0 + 1) }
+        if answer.shape == .roundtrip { order.append(String(answer.order[0] + 1)) }
+        let shape = answer.shape == .roundtrip ? "round trip" : answer.shape == .endFixed ? "last stop fixed" : "open, ending anywhere"
+        let trip = answer.trip
+        var lines = ["Wayfinder transit trip through \(answer.order.count) stops (\(shape), greedy by earliest arrival)"]
+        lines.append("  order        " + order.joined(separator: " → "))
+        lines.append("  total        \(TextEncoder.formatDuration(trip.arrival.timeIntervalSince(trip.departure))), "
+                     + "\(TextEncoder.formatDistance(trip.walkingDistance)) walking, \(trip.rides) \(trip.rides == 1 ? "ride" : "rides")")
+        return lines.joined(separator: "\n") + "\n\n" + TransitTextEncoder().encode(trip)
+    }
+
+    /// A transit trip as JSON: `trip` (`order`, `shape`, `expectedTravelTime` s, `walkingDistance` m, `rides`) and
+    /// `directions` (the document of `route --mode transit --format json`).
+    public static func json(_ answer: TransitTripResponse) -> String {
+        let trip = answer.trip
+        let summary: JSONValue = .object([
+            ("order", .array(answer.order.map { .int($0) })),
+            ("shape", .string(answer.shape.rawValue)),
+            ("expectedTravelTime", .number(trip.arrival.timeIntervalSince(trip.departure), decimals: 1)),
+            ("walkingDistance", .number(trip.walkingDistance, decimals: 1)),
+            ("rides", .int(trip.rides)),
+        ])
+        // Sorted keys: the transit document (already serialized) first, then the summary.
+        return "{\"directions\":" + TransitJSONEncoder().encode(trip) + ",\"trip\":" + summary.serialized() + "}"
+    }
 }

@@ -33,15 +33,17 @@ enum RouteCommand {
     static let etaUsage = """
     usage: wayfinder eta --graph G.wfg [--mode car|foot|transit] [--depart T | --arrive T] [--format text|json]
                          [--time-zone ZONE] [--max-snap M] [--max-transfers N] [--max-walk M] [--] STOP STOP [STOP…]
-           wayfinder eta --graph G.wfg --from STOP --to-file PLACES [--mode car|foot] [--depart T] [--sort]
-                         [--format text|json|csv] [--time-zone ZONE] [--max-snap M]
+           wayfinder eta --graph G.wfg --from STOP --to-file PLACES [--mode car|foot|transit] [--depart T] [--sort]
+                         [--depart-window W] [--format text|json|csv] [--time-zone ZONE] [--max-snap M]
+                         [--max-transfers N] [--max-walk M]
 
     The estimated time of arrival alone (travel time, distance, departure, arrival) through the stops in order; or,
-    with --from and --to-file, one search from the origin to every place of a file.
+    with --from and --to-file, one search from the origin to every place of a file (by transit each place also gets
+    its rides, metres walked and first boarding, each equal to the pair's own eta --mode transit).
 
       STOP               lat,lon in degrees (e.g. 39.4667,-87.4139)
       -g, --graph G      the graph file (from wayfinder import)
-      --mode MODE        car (default), foot, or transit (needs a graph imported with --gtfs; not with --to-file)
+      --mode MODE        car (default), foot, or transit (needs a graph imported with --gtfs)
       --depart T         leave at T (default: now); ISO 8601 (2026-12-01T08:30, with or without an offset) or "now"
       --arrive T         arrive at T: the departure is worked back (not with --to-file)
       --format F         text (default), json, or (with --to-file) csv
@@ -53,6 +55,8 @@ enum RouteCommand {
       --to-file PLACES   places to list, one `name,lat,lon` or `lat,lon[,name]` per line (optional header; RFC 4180
                          quotes); each gets its travel time, distance and arrival from one search from --from
       --sort             (with --to-file) sort the places by ETA, unreachable ones last
+      --depart-window W  (transit, with --to-file) also each place's best, median and worst travel time over
+                         departures from --depart to W later (30m, 2h, 900s; more than 0, at most 24h)
       --                 ends the options: what follows are stops, even when they start with -
 
     With --format json, errors are JSON on standard error. Exit codes: 0 ok, 2 bad usage, 3 bad input (graph file,
@@ -63,13 +67,14 @@ enum RouteCommand {
         var valued: Set<String> = ["--graph", "-g", "--mode", "--depart", "--arrive", "--alternatives", "--format", "--time-zone", "--max-snap",
                                    "--max-transfers", "--max-walk"]
         var switches: Set<String> = ["--straight", "-h", "--help"]
-        if etaOnly { valued.formUnion(["--from", "--to-file"]); switches.insert("--sort") }
+        if etaOnly { valued.formUnion(["--from", "--to-file", "--depart-window"]); switches.insert("--sort") }
         let args = try ArgumentList(arguments, valued: valued, switches: switches)
         if args.has("-h") || args.has("--help") { print(etaOnly ? etaUsage : routeUsage); return }
         if etaOnly && (args.value("--from") != nil || args.value("--to-file") != nil || args.has("--sort")) {
             try runList(args)
             return
         }
+        if args.value("--depart-window") != nil { throw CommandError.usage("--depart-window applies to an ETA list (--from STOP --to-file PLACES --mode transit)") }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(etaOnly ? etaUsage : routeUsage)") }
         let transport = try transportType(args.value("--mode"))
         if transport == .transit { try TransitRouteCommand.run(args, graphPath: graphPath, etaOnly: etaOnly); return }
@@ -130,9 +135,9 @@ enum RouteCommand {
             throw CommandError.usage("--alternatives and --straight do not apply to an ETA list")
         }
         let transport = try transportType(args.value("--mode"))
-        if transport == .transit { throw CommandError.usage("--to-file lists are by car or on foot; --mode transit takes STOP STOP…") }
-        let timeZone = try parseTimeZone(args.value("--time-zone"))
-        let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
+        let window = try args.value("--depart-window").map { try TransitRouteCommand.parseWindow($0) }
+        if window != nil && transport != .transit { throw CommandError.usage("--depart-window needs --mode transit (road travel times do not depend on the departure)") }
+        let transitOptions = transport == .transit ? try TransitRouteCommand.transitOptions(args) : TransitOptions()
         let maxSnap = try parseMaxSnap(args.value("--max-snap"))
         let format = args.value("--format") ?? "text"
         guard ["text", "json", "csv"].contains(format) else { throw CommandError.usage("--format must be one of text, json, csv, not '\(format)'") }
@@ -146,10 +151,23 @@ enum RouteCommand {
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
             throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
         }
-        let request = ETAListRequest(origin: origin, places: places, transportType: transport, departureDate: depart,
+        if transport == .transit && !map.hasTimetable {
+            throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
+        }
+        // By transit, times without an offset are the feed's local time unless --time-zone says otherwise.
+        let timeZone = transport == .transit && args.value("--time-zone") == nil ? (map.transitTimeZone ?? .current)
+            : try parseTimeZone(args.value("--time-zone"))
+        let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
+        var request = ETAListRequest(origin: origin, places: places, transportType: transport, departureDate: depart,
                                      maximumSnappingDistance: maxSnap, timeZone: timeZone)
+        request.transitOptions = transitOptions
+        request.departureWindow = window
         let response: ETAListResponse
         do { response = try ETAList(request, map: map).calculate() } catch {
+            if case .transit(.noRoad) = error {
+                let hint = map.coordinateHint(for: origin).map { ": \($0)" } ?? ""
+                throw CommandError(message: "--from is more than \(Int(maxSnap)) m from any road the foot profile may use" + hint, exitCode: ExitCode.noRoad)
+            }
             if case .routing(.noRoad) = error {
                 let hint = map.coordinateHint(for: origin).map { ": \($0)" } ?? ""
                 throw CommandError(message: "--from " + error.description.replacingOccurrences(of: "stop 1 ", with: "") + hint, exitCode: ExitCode.noRoad)
@@ -157,10 +175,11 @@ enum RouteCommand {
             throw commandError(error, files: [:], map: map)
         }
         let entries = args.has("--sort") ? response.sortedByETA : response.entries
+        let transit = transport == .transit
         switch format {
-        case "json": print(ETAListEncoder.json(entries, timeZone: timeZone))
-        case "csv": print(ETAListEncoder.csv(entries, timeZone: timeZone), terminator: "")
-        default: print(ETAListEncoder.text(entries, timeZone: timeZone), terminator: "")
+        case "json": print(ETAListEncoder.json(entries, timeZone: timeZone, transit: transit))
+        case "csv": print(ETAListEncoder.csv(entries, timeZone: timeZone, transit: transit), terminator: "")
+        default: print(ETAListEncoder.text(entries, timeZone: timeZone, transit: transit), terminator: "")
         }
     }
 

@@ -8,17 +8,7 @@ enum TransitRouteCommand {
             throw CommandError.usage("--alternatives and --straight do not apply to --mode transit (the itineraries of the Pareto set are shown)")
         }
         if args.value("--depart") != nil && args.value("--arrive") != nil { throw CommandError.usage("give --depart or --arrive, not both") }
-        var options = TransitOptions()
-        if let text = args.value("--max-transfers") {
-            guard let n = Int(text), (0...6).contains(n) else { throw CommandError.usage("--max-transfers must be a whole number from 0 to 6, not '\(text)'") }
-            options.maxTransfers = n
-        }
-        if let text = args.value("--max-walk") {
-            guard let m = Double(text), m >= 0, m <= TransitOptions.maximumWalk else {
-                throw CommandError.usage("--max-walk must be a number of metres from 0 to \(Int(TransitOptions.maximumWalk)), not '\(text)'")
-            }
-            options.maxWalk = m
-        }
+        let options = try transitOptions(args)
         let maxSnap = try RouteCommand.parseMaxSnap(args.value("--max-snap"))
         let format = args.value("--format") ?? "text"
         let formats = etaOnly ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
@@ -89,6 +79,33 @@ enum TransitRouteCommand {
 
     /// A query time: local time in `timeZone` when it has no offset (an ambiguous time on a daylight-saving change
     /// is its first occurrence), as `RouteCommand.parseDate` (`ISO8601`) reads every date.
+    /// The transit limits of `--max-transfers` and `--max-walk` (defaults when absent).
+    static func transitOptions(_ args: ArgumentList) throws -> TransitOptions {
+        var options = TransitOptions()
+        if let text = args.value("--max-transfers") {
+            guard let n = Int(text), (0...6).contains(n) else { throw CommandError.usage("--max-transfers must be a whole number from 0 to 6, not '\(text)'") }
+            options.maxTransfers = n
+        }
+        if let text = args.value("--max-walk") {
+            guard let m = Double(text), m >= 0, m <= TransitOptions.maximumWalk else {
+                throw CommandError.usage("--max-walk must be a number of metres from 0 to \(Int(TransitOptions.maximumWalk)), not '\(text)'")
+            }
+            options.maxWalk = m
+        }
+        return options
+    }
+
+    /// A `--depart-window` value: seconds, or a number with `s`, `m` or `h` (30m, 1.5h); more than 0, at most 24 h.
+    static func parseWindow(_ text: String) throws -> TimeInterval {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+        var number = Substring(text), scale = 1.0
+        if let last = text.last, let unit = units[last] { number = text.dropLast(); scale = unit }
+        guard let value = Double(number), value.isFinite, value * scale > 0, value * scale <= 86_400 else {
+            throw CommandError.usage("--depart-window must be a duration of more than 0 and at most 24h (e.g. 30m, 2h, 900s), not '\(text)'")
+        }
+        return value * scale
+    }
+
     static func parseDate(_ text: String, option: String, timeZone: TimeZone) throws -> Date {
         try RouteCommand.parseDate(text, option: option, timeZone: timeZone)
     }

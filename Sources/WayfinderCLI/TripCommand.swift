@@ -4,14 +4,16 @@ import Wayfinder
 /// `wayfinder trip`: the stops after the first in the quickest order, then the route through them.
 enum TripCommand {
     static let usage = """
-    usage: wayfinder trip --graph G.wfg [--mode car|foot] [--roundtrip | --end-fixed] [--depart T] [--time-zone ZONE]
-                          [--format text|json|geojson|gpx|polyline|polyline6] [--max-snap M] [--] (STOP STOP… | --stops-file FILE)
+    usage: wayfinder trip --graph G.wfg [--mode car|foot|transit] [--roundtrip | --end-fixed] [--depart T] [--time-zone ZONE]
+                          [--format text|json|geojson|gpx|polyline|polyline6] [--max-snap M] [--max-transfers N] [--max-walk M]
+                          [--] (STOP STOP… | --stops-file FILE)
 
     Visits the stops after the first in the order that makes the trip quickest, then routes them.
 
       STOP               lat,lon; the first stop stays first, the others are reordered for the quickest trip
       -g, --graph G      the graph file (from wayfinder import)
-      --mode MODE        car (default) or foot (an order by transit is not offered: see the README)
+      --mode MODE        car (default), foot, or transit (greedy order by earliest arrival, departures chained;
+                         needs a graph imported with --gtfs, and --depart; formats text and json)
       --roundtrip        come back to the first stop at the end
       --end-fixed        keep the last stop last (default: end wherever the trip is quickest)
       --depart T         leave at T (default: now), ISO 8601
@@ -19,26 +21,33 @@ enum TripCommand {
       --format F         text (default: order, total, saving, then the route), json (`trip` and `directions`), or a
                          route format: geojson, gpx, polyline, polyline6 (stops in visiting order)
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
+      --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
+      --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
       --stops-file FILE  the stops from a file, one `lat,lon` per line (optional name column and header)
       --                 ends the options: what follows are stops, even when they start with -
 
     The order is exact for up to 12 stops (dynamic programming); beyond, nearest insertion improved by 2-opt and
-    Or-opt moves, never worse than the given order; at most 1000 stops.
+    Or-opt moves, never worse than the given order; at most 1000 stops. By transit the order is greedy: from where
+    you are, at the moment you are there, the unvisited stop reached earliest (travel times depend on when each leg
+    leaves, so no one matrix can order the trip; docs/transit.md "Orders by transit").
     """
 
     static func run(_ arguments: [String]) throws {
-        let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--mode", "--format", "--depart", "--time-zone", "--max-snap", "--stops-file"],
+        let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--mode", "--format", "--depart", "--time-zone", "--max-snap", "--stops-file",
+                                                        "--max-transfers", "--max-walk"],
                                     switches: ["--roundtrip", "--end-fixed", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
         if args.has("--roundtrip") && args.has("--end-fixed") { throw CommandError.usage("give --roundtrip or --end-fixed, not both") }
         let shape: TripPlanner.Shape = args.has("--roundtrip") ? .roundtrip : args.has("--end-fixed") ? .endFixed : .open
         let transport = try RouteCommand.transportType(args.value("--mode"))
-        let timeZone = try RouteCommand.parseTimeZone(args.value("--time-zone"))
-        let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) }
+        if transport == .transit && args.value("--depart") == nil {
+            throw CommandError.usage("a trip by transit needs --depart T: its order depends on when each leg leaves")
+        }
+        let transitOptions = transport == .transit ? try TransitRouteCommand.transitOptions(args) : TransitOptions()
         let maxSnap = try RouteCommand.parseMaxSnap(args.value("--max-snap"))
         let format = args.value("--format") ?? "text"
-        let formats = ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
+        let formats = transport == .transit ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
         guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
         var stops: [Coordinate]
         if let file = args.value("--stops-file") {
@@ -52,8 +61,22 @@ enum TripCommand {
 
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
-        let request = TripRequest(stops: stops, transportType: transport, shape: shape, departureDate: depart,
+        if transport == .transit && !map.hasTimetable {
+            throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
+        }
+        // By transit, times without an offset are the feed's local time unless --time-zone says otherwise.
+        let timeZone = transport == .transit && args.value("--time-zone") == nil ? (map.transitTimeZone ?? .current)
+            : try RouteCommand.parseTimeZone(args.value("--time-zone"))
+        let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) }
+        var request = TripRequest(stops: stops, transportType: transport, shape: shape, departureDate: depart,
                                   maximumSnappingDistance: maxSnap, timeZone: timeZone)
+        request.transitOptions = transitOptions
+        if transport == .transit {
+            let answer: TransitTripResponse
+            do { answer = try Trip(request, map: map).calculateTransit() } catch { throw RouteCommand.commandError(error, files: [:], map: map) }
+            print(format == "json" ? TripEncoder.json(answer) : TripEncoder.text(answer), terminator: format == "json" ? "\n" : "")
+            return
+        }
         let trip: TripResponse
         do { trip = try Trip(request, map: map).calculate() } catch { throw RouteCommand.commandError(error, files: [:], map: map) }
         switch format {

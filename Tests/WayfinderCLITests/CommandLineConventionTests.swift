@@ -143,13 +143,13 @@ final class CommandLineConventionTests: CLITestCase {
         let far = try run(["route", "--graph", graph, "--mode", "transit", "--depart", suggestion, "39.48577,-87.39769", "39.9,-87.0"])
         XCTAssertEqual(far.status, 6, far.stderr)
         XCTAssertTrue(far.stderr.contains("39.900000,-87.000000"), far.stderr)
-        // Matrices and trips by transit are refused, not answered on foot.
+        // Matrices and trips by transit need a departure time: without one they are refused, not answered for now.
         let trip = try run(["trip", "--graph", graph, "--mode", "transit", "39.48577,-87.39769", "39.4565472,-87.4164615"])
         XCTAssertEqual(trip.status, 2, trip.stderr)
-        XCTAssertTrue(trip.stderr.contains("by transit is not offered"), trip.stderr)
+        XCTAssertTrue(trip.stderr.contains("by transit needs --depart"), trip.stderr)
         try "39.48577,-87.39769\n39.4565472,-87.4164615\n".write(toFile: tmp("stops.csv"), atomically: true, encoding: .utf8)
         let matrix = try run(["matrix", "--graph", graph, "--mode", "transit", "--sources", tmp("stops.csv"), "--destinations", tmp("stops.csv")])
         XCTAssertEqual(matrix.status, 2, matrix.stderr)
-        XCTAssertTrue(matrix.stderr.contains("by transit is not offered"), matrix.stderr)
+        XCTAssertTrue(matrix.stderr.contains("by transit needs --depart"), matrix.stderr)
     }
 }

@@ -102,11 +102,15 @@ final class MatrixTripCommandTests: CLITestCase {
         XCTAssertEqual(big.stdout, "")
         let missing = try run(["matrix", "--graph", try monaco(), "--sources", good])
         XCTAssertEqual(missing.status, 2)
-        // Transit matrices are not supported: refused, rather than quietly answered on foot.
+        // A transit matrix needs a departure time, and a graph with a timetable: refused, not quietly answered on foot.
         let transit = try run(["matrix", "--graph", try monaco(), "--mode", "transit", "--sources", good, "--destinations", good])
         XCTAssertEqual(transit.status, 2)
-        XCTAssertTrue(transit.stderr.contains("by transit is not offered"), transit.stderr)
+        XCTAssertTrue(transit.stderr.contains("by transit needs --depart"), transit.stderr)
         XCTAssertEqual(transit.stdout, "")
+        let noTimetable = try run(["matrix", "--graph", try monaco(), "--mode", "transit", "--sources", good, "--destinations", good,
+                                   "--depart", "2026-12-01T08:30"])
+        XCTAssertEqual(noTimetable.status, 3, noTimetable.stderr)
+        XCTAssertTrue(noTimetable.stderr.contains("--gtfs"), noTimetable.stderr)
     }
 
     func testTripReordersAndSavesAgainstTheGivenOrder() throws {
@@ -146,6 +150,8 @@ final class MatrixTripCommandTests: CLITestCase {
         XCTAssertTrue(sea.stderr.contains("stop 2"), sea.stderr)
         let transit = try run(["trip", "--graph", try monaco(), "--mode", "transit"] + Self.stops)
         XCTAssertEqual(transit.status, 2)
-        XCTAssertTrue(transit.stderr.contains("by transit is not offered"), transit.stderr)
+        XCTAssertTrue(transit.stderr.contains("by transit needs --depart"), transit.stderr)
+        let noTimetable = try run(["trip", "--graph", try monaco(), "--mode", "transit", "--depart", "2026-12-01T08:30"] + Self.stops)
+        XCTAssertEqual(noTimetable.status, 3, noTimetable.stderr)
     }
 }

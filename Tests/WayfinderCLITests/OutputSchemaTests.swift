@@ -100,6 +100,12 @@ final class OutputSchemaTests: CLITestCase {
         let trip = ["--mode", "transit", "--format", "json", "--depart", "2017-05-10T09:00", "39.48577,-87.39769", "39.4565472,-87.4164615"]
         try validate(try output(["route", "--graph", graph] + trip), "transit-route")
         try validate(try output(["eta", "--graph", graph] + trip), "eta")
+        let stops = tmp("stops.csv")
+        try "name,lat,lon\nFarrington,39.4565472,-87.4164615\nPlum,39.48577,-87.39769\nSea,0.5,0.5\n".write(toFile: stops, atomically: true, encoding: .utf8)
+        let list = ["eta", "--graph", graph, "--mode", "transit", "--from", "39.4700,-87.4100", "--to-file", stops, "--format", "json",
+                    "--depart", "2017-05-10T09:00"]
+        try validate(try output(list), "eta-list")
+        try validate(try output(list + ["--depart-window", "30m"]), "eta-list")
     }
 
     func testPlacesOutputsMatchTheirSchema() throws {

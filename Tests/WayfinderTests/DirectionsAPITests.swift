@@ -168,6 +168,35 @@ final class DirectionsAPITests: XCTestCase {
         XCTAssertEqual(eta.timeZone, Self.monacoZone)
     }
 
+    /// `calculateETA` takes its own path (`Router.eta`, no geometry or steps): its totals, legs and dates are those
+    /// of `calculate`'s best route exactly, for both modes, several legs, an arrival date and straight lines.
+    func testETAPathEqualsTheFullRouteExactly() throws {
+        let graph = try Self.monaco()
+        var requests = [request([Self.casino, Self.port, Self.fontvieille]), request([Self.larvotto, Self.fontvieille], .walking),
+                        request([Self.port, Self.larvotto], departure: nil, arrival: Self.morning)]
+        var straight = request([Self.casino, Self.fontvieille, Self.larvotto])
+        straight.straightLines = true
+        requests.append(straight)
+        for single in requests {
+            let directions = Directions(single, map: graph)
+            let eta = try directions.calculateETA()
+            let route = try directions.calculate().routes[0]
+            XCTAssertEqual(eta.distance, route.distance)
+            XCTAssertEqual(eta.expectedTravelTime, route.expectedTravelTime)
+            XCTAssertEqual(eta.legDistances, route.legs.map(\.distance))
+            XCTAssertEqual(eta.legTravelTimes, route.legs.map(\.expectedTravelTime))
+            if let arrival = single.arrivalDate {
+                XCTAssertEqual(eta.expectedArrivalDate, arrival)
+                XCTAssertEqual(eta.expectedDepartureDate, arrival.addingTimeInterval(-route.expectedTravelTime))
+            } else {
+                XCTAssertEqual(eta.expectedArrivalDate, Self.morning.addingTimeInterval(route.expectedTravelTime))
+            }
+        }
+        // Errors are the same as the full route's.
+        XCTAssertEqual(directionsError { try Directions(self.request([Self.casino, Self.sea]), map: graph).calculateETA() },
+                       directionsError { try Directions(self.request([Self.casino, Self.sea]), map: graph).calculate() })
+    }
+
     func testAlternativesAreNotMuchSlower() throws {
         let graph = try Self.monaco()
         let response = try Directions(request([Self.fontvieille, Self.larvotto], alternatives: true), map: graph).calculate()
