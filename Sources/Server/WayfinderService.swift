@@ -40,6 +40,7 @@ public final class WayfinderService: HTTPHandler, @unchecked Sendable {
         case "/roads": return .json(try RoadsEndpoint.respond(request, map: map, limits: limits))
         default: break
         }
+        if request.path.hasPrefix("/search/") || request.path == "/search" { return try SearchEndpoint.respond(request, map: map) }
         if request.path.hasPrefix("/transit/") || request.path == "/transit" {
             let deadline = RequestDeadline(limit: limits.requestTimeLimit)
             let body = try TransitEndpoint.respond(request, engine: transit, limits: limits, deadline: deadline)
@@ -49,7 +50,7 @@ public final class WayfinderService: HTTPHandler, @unchecked Sendable {
         // Paths shaped like OSRM's (or naming one of its services) get OSRM's errors; anything else is not found.
         let segments = request.path.split(separator: "/")
         guard let first = segments.first, services.contains(String(first)) || segments.count == 4 else {
-            throw .notFound("nothing at \(request.path): the API has /route, /table, /trip, /nearest and /transit (v1), /roads, /info and /health")
+            throw .notFound("nothing at \(request.path): the API has /route, /table, /trip, /nearest, /transit (v1), /search/v1, /roads, /info and /health")
         }
         let parsed = try OSRMRequest(request, services: services)
         let profileName = OSRMRequest.profileAliases[parsed.profile]!

@@ -29,7 +29,7 @@ enum ServeCommand {
 
     Endpoints: / (the map page), /route/v1, /table/v1, /trip/v1, /nearest/v1 (OSRM's API: driving|car, walking|foot),
     /transit/v1/{lon,lat;lon,lat…}?depart=T|arrive=T[&max_transfers=N][&max_walk=M] (public transit, on a graph
-    imported with --gtfs), /roads (the map page's road vectors), /info, /health; see docs/http-api.md.
+    imported with --gtfs), /search/v1?q=…&near=lon,lat&category=C&limit=N (places, GeoJSON), /roads (the map page's road vectors), /info, /health; see docs/http-api.md.
     SIGINT or SIGTERM stops it after the requests in flight. Exit codes: 0 stopped by a signal, 2 bad usage,
     3 bad graph file, 8 the address could not be listened on (port in use, or a port below 1024 without privileges).
     """

@@ -16,6 +16,7 @@ commands:
   trip --graph G STOP STOP…   visit the stops after the first in the quickest order (--roundtrip, --end-fixed)
   batch --graph G --input JOBS --output OUT  route a file of jobs (NDJSON or CSV) on all cores, rows in input order
   merge --input JOBS OUT… -o MERGED  join the outputs of batch --shard runs in input order
+  places --graph G QUERY     find places by name or address (--near LAT,LON, --category C, --categories)
   serve --graph G [--port 5000]  HTTP API (OSRM-compatible route, table, trip, nearest) and an offline map page
   demo                      import the bundled samples and show what they hold
 
@@ -30,7 +31,7 @@ standard error: {"error": {"code", "exitCode", "message"}}. Exit codes: 0 ok, 1 
 let commandUsage: [String: String] = [
     "import": ImportCommand.usage, "info": InfoCommand.usage, "route": RouteCommand.routeUsage, "eta": RouteCommand.etaUsage,
     "matrix": MatrixCommand.usage, "trip": TripCommand.usage, "batch": BatchCommand.usage, "merge": MergeCommand.usage,
-    "serve": ServeCommand.usage, "demo": DemoCommand.usage,
+    "serve": ServeCommand.usage, "demo": DemoCommand.usage, "places": PlacesCommand.usage,
 ]
 
 
@@ -61,6 +62,7 @@ do {
     case "merge": try MergeCommand.run(arguments)
     case "serve": try ServeCommand.run(arguments)
     case "demo": try DemoCommand.run(arguments)
+    case "places": try PlacesCommand.run(arguments)
     case "help", "-h", "--help":
         if let topic = arguments.first, topic != "-h", topic != "--help" {
             guard let usage = commandUsage[topic] else { throw CommandError.usage("no command '\(topic)'\n\n\(overview)") }

@@ -8,7 +8,7 @@ import TestSupport
 /// The conventions every command keeps: its own `--help` explaining every option of its usage line, `--` ending
 /// the options, the README's exit codes, JSON errors with `--format json`, and errors that help.
 final class CommandLineConventionTests: CLITestCase {
-    static let commands = ["import", "info", "route", "eta", "matrix", "trip", "batch", "merge", "serve", "demo"]
+    static let commands = ["import", "info", "route", "eta", "matrix", "trip", "batch", "merge", "serve", "demo", "places"]
 
     /// The options named in a help text's usage lines (the lines before the first blank line).
     static func usageOptions(_ help: String) -> Set<String> {

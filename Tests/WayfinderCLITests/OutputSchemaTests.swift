@@ -107,4 +107,13 @@ final class OutputSchemaTests: CLITestCase {
         try validate(try output(list), "eta-list")
         try validate(try output(list + ["--depart-window", "30m"]), "eta-list")
     }
+
+    func testPlacesOutputsMatchTheirSchema() throws {
+        _ = try validator()
+        let graph = tmp("monaco.wfg")
+        try importMonaco(to: graph)
+        try validate(try output(["places", "--graph", graph, "--format", "json", "--near", "43.7336,7.4203", "pizza"]), "places")
+        try validate(try output(["places", "--graph", graph, "--format", "json", "--category", "restaurant", "--limit", "50"]), "places")
+        try validate(try output(["places", "--graph", graph, "--format", "json", "--categories"]), "places")
+    }
 }

@@ -41,6 +41,12 @@ public struct MapImporter {
         public let statistics: ImportStatistics
         /// The timetable's figures, when feeds were given.
         public let timetable: TimetableSummary?
+        /// How many places the search index holds (OSM elements and GTFS stops).
+        public let placesIndexed: Int
+        /// How many categories those places fall into.
+        public let placeCategories: Int
+        /// Why the place index was left out of the file, when it was (nil: it is there).
+        public let placesSkipped: String?
     }
 
     public var options: Options
@@ -63,7 +69,12 @@ public struct MapImporter {
             timetable.limits = options.feedLimits
             importer.extensions.append(timetable)
         }
-        let timetable = BuiltTimetable()
+        // The place index comes last: the timetable step's stops join it first (see `BuiltTimetable.note`).
+        let places = PlaceCollector()
+        importer.places = places
+        let placeIndex = FittingPlaceIndex(collector: places)
+        importer.extensions.append(placeIndex)
+        let timetable = BuiltTimetable(places: places)
         do {
             let statistics = try importer.run(input: input, output: output, built: { timetable.note($0) }) { step in
                 switch step {
@@ -71,7 +82,11 @@ public struct MapImporter {
                 case let .phase(name): progress(.phase(name))
                 }
             }
-            return Report(statistics: statistics, timetable: timetable.summary)
+            // Read back from the file written: the counts the index really holds.
+            let index = try? PlaceIndex(file: GraphFile(path: output), verifyingChecksums: false)
+            return Report(statistics: statistics, timetable: timetable.summary,
+                          placesIndexed: index?.count ?? 0, placeCategories: index?.categoryCount ?? 0,
+                          placesSkipped: placeIndex.skipped)
         } catch {
             throw MapImportError(error)
         }
@@ -85,11 +100,19 @@ public struct MapImporter {
     public static func removeTemporaryFilesForExit() { TemporaryFiles.removeAllForExit() }
 }
 
-/// Keeps the summary of the timetable an import built.
+/// Keeps the summary of the timetable an import built, and adds its stops to the place index being gathered.
 private final class BuiltTimetable {
     var summary: TimetableSummary?
+    let places: PlaceCollector
+    init(places: PlaceCollector) { self.places = places }
     func note(_ sections: any GraphExtensionSections) {
-        if let timetable = sections as? Timetable { summary = TimetableSummary(timetable) }
+        guard let timetable = sections as? Timetable else { return }
+        summary = TimetableSummary(timetable)
+        let names = timetable.metadata.stopNames, ids = timetable.metadata.stopIDs
+        for stop in 0..<timetable.stopCount where !names[stop].isEmpty {
+            places.addTransitStop(name: names[stop], latitudeE7: timetable.stopLatitudes[stop],
+                                  longitudeE7: timetable.stopLongitudes[stop], stopID: ids[stop])
+        }
     }
 }
 
