@@ -44,10 +44,18 @@ final class InfoCommandTests: CLITestCase {
         XCTAssertEqual(meta.offset, 4096, "the first section follows the 4 KiB header")
         // The table matches the file: the last section ends at its end.
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: graph)[.size] as? Int)
-        let names = ["index.levels", "car.ch_down", "foot.ch_down"]
+        let names = ["index.levels", "car.ch_down", "foot.ch_down", "places.post"]
         let ends = names.compactMap { section($0, in: report) }.map { $0.offset + $0.length }
-        XCTAssertEqual(ends.count, names.count, "the file has the hierarchy sections")
-        XCTAssertEqual(ends.max(), size)
+        XCTAssertEqual(ends.count, names.count, "the file has the hierarchy and place sections")
+        // Every section of the table lies inside the file, and the last one ends at its end.
+        let allEnds = report.split(separator: "\n").compactMap { line -> Int? in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 5, fields[0].contains("."), let offset = Int(fields[1].replacingOccurrences(of: ",", with: "")),
+                  let length = Int(fields[2].replacingOccurrences(of: ",", with: "")) else { return nil }
+            return offset + length
+        }
+        XCTAssertGreaterThan(allEnds.count, names.count)
+        XCTAssertEqual(allEnds.max(), size)
         XCTAssertTrue(report.contains("hierarchies"), report)
     }
 
