@@ -157,29 +157,8 @@ public struct RaptorSearch: Sendable {
                     let current = trip >= 0 ? Int(tt.departures[timeBase + (trip - t0) * n + i]) + tripStart : never
                     if readyAt > current { continue }
                     // The earliest boardable trip at position i, over the three service days.
-                    var bestDeparture = current, found = -1, foundDay = 0
-                    for k in 0..<3 {
-                        let dayStart = query.dayStarts[zoneBase + k]
-                        let wanted = readyAt - dayStart
-                        var lo = t0, hi = t1
-                        while lo < hi {
-                            let mid = (lo + hi) >> 1
-                            if Int(tt.departures[timeBase + (mid - t0) * n + i]) < wanted { lo = mid + 1 } else { hi = mid }
-                        }
-                        let activeBase = k * services
-                        var t = lo
-                        while t < t1 {
-                            let j = timeBase + (t - t0) * n + i
-                            let d = Int(tt.departures[j]) + dayStart
-                            if d >= bestDeparture { break }
-                            if query.active[activeBase + Int(tt.tripService[t])] != 0 && tt.flags[j] & 1 == 0 {
-                                bestDeparture = d; found = t; foundDay = k
-                                break
-                            }
-                            t += 1
-                        }
-                    }
-                    if found >= 0 {
+                    if let (found, foundDay) = tt.earliestBoarding(pattern: p, position: i, readyAt: readyAt, before: current,
+                                                                   dayStarts: query.dayStarts, active: query.active, services: services) {
                         trip = found; tripDay = foundDay; tripStart = query.dayStarts[zoneBase + foundDay]
                         boardPosition = i; boardRound = Int(bestReadyRound[s])
                     }

@@ -90,16 +90,4 @@ public enum ServiceDay {
         // In the gap: read with the offset in force before it (the smaller one: clocks go forward), which lands after it.
         return naive - offsets.min()!
     }
-
-    /// A local date-time "YYYY-MM-DDTHH:MM[:SS]" (or with a space) without offset, as day number and second of day.
-    public static func parseLocal(_ text: String) -> (day: Int, secondOfDay: Int)? {
-        let parts = text.split(whereSeparator: { $0 == "T" || $0 == " " })
-        guard parts.count == 2 else { return nil }
-        let date = parts[0].split(separator: "-"), time = parts[1].split(separator: ":")
-        guard date.count == 3, (2...3).contains(time.count), let y = Int(date[0]), let m = Int(date[1]), let d = Int(date[2]),
-              date[0].count == 4, (1...12).contains(m), (1...31).contains(d) else { return nil }
-        let clock = time.compactMap { Int($0) }
-        guard clock.count == time.count, time.allSatisfy({ $0.count == 2 }), clock[0] < 24, clock[1] < 60, clock.count < 3 || clock[2] < 60 else { return nil }
-        return (number(year: y, month: m, day: d), clock[0] * 3600 + clock[1] * 60 + (clock.count == 3 ? clock[2] : 0))
-    }
 }

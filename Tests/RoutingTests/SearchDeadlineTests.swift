@@ -3,6 +3,7 @@ import Foundation
 import Graph
 import Routing
 import XCTest
+import TestSupport
 
 /// `SearchDeadline` inside every road search: a deadline already past (or a raised cancellation) stops each search
 /// with `RoutingError.timedOut` (`.cancelled`) before it answers, a deadline that passes mid-search stops it there,
@@ -136,25 +137,7 @@ final class SearchDeadlineTests: XCTestCase {
     /// A street grid of `size` × `size` junctions 100 m apart (a row and a column way through each), imported without
     /// a hierarchy: a graph large enough that its searches run many check intervals.
     static func grid(size: Int) throws -> RoadGraph {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\">\n"
-        func id(_ row: Int, _ column: Int) -> Int { row * size + column + 1 }
-        for row in 0..<size {
-            for column in 0..<size {
-                xml += "<node id=\"\(id(row, column))\" lat=\"\(45 + 0.0009 * Double(row))\" lon=\"\(7 + 0.00127 * Double(column))\"/>\n"
-            }
-        }
-        for k in 0..<size {
-            xml += "<way id=\"\(k + 1)\">" + (0..<size).map { "<nd ref=\"\(id(k, $0))\"/>" }.joined() + "<tag k=\"highway\" v=\"residential\"/></way>\n"
-            xml += "<way id=\"\(size + k + 1)\">" + (0..<size).map { "<nd ref=\"\(id($0, k))\"/>" }.joined() + "<tag k=\"highway\" v=\"residential\"/></way>\n"
-        }
-        xml += "</osm>\n"
-        let input = folder.appendingPathComponent("grid.osm").path, output = folder.appendingPathComponent("grid.wfg").path
-        try xml.write(toFile: input, atomically: true, encoding: .utf8)
-        var importer = GraphImporter(profiles: [.foot])
-        importer.buildLandmarks = false
-        _ = try importer.run(input: input, output: output)
-        return try RoadGraph(path: output)
+        try RoadGraph(path: StreetGrid.importGraph(size: size, into: folder))
     }
 
     /// A deadline that passes while a search runs stops it there, well before the search would have ended: plain

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 import Graph
 import Server
 import Wayfinder
@@ -19,25 +20,7 @@ final class SearchTimeLimitTests: XCTestCase {
 
     /// A street grid (a row and a column way through each junction), foot profile only, no hierarchy, no landmarks.
     static func grid() throws -> OfflineMap {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\">\n"
-        func id(_ row: Int, _ column: Int) -> Int { row * size + column + 1 }
-        for row in 0..<size {
-            for column in 0..<size {
-                xml += "<node id=\"\(id(row, column))\" lat=\"\(45 + 0.0009 * Double(row))\" lon=\"\(7 + 0.00127 * Double(column))\"/>\n"
-            }
-        }
-        for k in 0..<size {
-            xml += "<way id=\"\(k + 1)\">" + (0..<size).map { "<nd ref=\"\(id(k, $0))\"/>" }.joined() + "<tag k=\"highway\" v=\"residential\"/></way>\n"
-            xml += "<way id=\"\(size + k + 1)\">" + (0..<size).map { "<nd ref=\"\(id($0, k))\"/>" }.joined() + "<tag k=\"highway\" v=\"residential\"/></way>\n"
-        }
-        xml += "</osm>\n"
-        let input = folder.appendingPathComponent("grid.osm").path, output = folder.appendingPathComponent("grid.wfg").path
-        try xml.write(toFile: input, atomically: true, encoding: .utf8)
-        var importer = GraphImporter(profiles: [.foot])
-        importer.buildLandmarks = false
-        _ = try importer.run(input: input, output: output)
-        return try OfflineMap(contentsOf: URL(fileURLWithPath: output))
+        try OfflineMap(contentsOf: URL(fileURLWithPath: StreetGrid.importGraph(size: size, into: folder)))
     }
 
     /// `count` places spread over the grid, as OSRM's `lon,lat;…`.

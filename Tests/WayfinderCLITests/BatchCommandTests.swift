@@ -5,14 +5,8 @@ import XCTest
 /// failure rows and exit codes, resume after SIGKILL, and shards run by GNU parallel then merged.
 final class BatchCommandTests: CLITestCase {
     static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-batchcli-\(getpid())")
-    static let graphPath = folder.appendingPathComponent("monaco.wfg").path
 
-    func monaco() throws -> String {
-        if FileManager.default.fileExists(atPath: Self.graphPath) { return Self.graphPath }
-        try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
-        try importMonaco(to: Self.graphPath)
-        return Self.graphPath
-    }
+    func monaco() throws -> String { try monacoGraph(in: Self.folder) }
     override class func tearDown() { try? FileManager.default.removeItem(at: folder); super.tearDown() }
 
     static let points = ["43.7395,7.4270", "43.7312,7.4197", "43.7275,7.4150", "43.7384,7.4246", "43.7440,7.4310", "43.7350,7.4200"]

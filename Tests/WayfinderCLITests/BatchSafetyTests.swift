@@ -10,14 +10,8 @@ import Glibc
 /// VmHWM, polled until wait4 reaps it).
 final class BatchSafetyTests: CLITestCase {
     static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-batchsafety-\(getpid())")
-    static let graphPath = folder.appendingPathComponent("monaco.wfg").path
 
-    func monaco() throws -> String {
-        if FileManager.default.fileExists(atPath: Self.graphPath) { return Self.graphPath }
-        try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
-        try importMonaco(to: Self.graphPath)
-        return Self.graphPath
-    }
+    func monaco() throws -> String { try monacoGraph(in: Self.folder) }
     override class func tearDown() { try? FileManager.default.removeItem(at: folder); super.tearDown() }
 
     func batch(_ input: String, _ output: String, _ extra: [String] = []) throws -> RunResult {

@@ -170,6 +170,15 @@ class CLITestCase: XCTestCase {
         return (process.terminationStatus, (try? String(contentsOf: outURL, encoding: .utf8)) ?? "")
     }
 
+    /// Monaco imported once into `folder` (a test class's own, removed in its class tear-down): its graph's path.
+    func monacoGraph(in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("monaco.wfg").path
+        if FileManager.default.fileExists(atPath: path) { return path }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try importMonaco(to: path)
+        return path
+    }
+
     /// Imports Monaco into `path` (quietly) and checks it worked.
     func importMonaco(to path: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let result = try run(["import", sample("monaco.osm.gz"), "-o", path, "--quiet"])

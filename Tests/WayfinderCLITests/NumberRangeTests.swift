@@ -6,14 +6,8 @@ import XCTest
 /// `matrix --max-size` (1 to 100000).
 final class NumberRangeTests: CLITestCase {
     static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-numberrange-\(getpid())")
-    static let graphPath = folder.appendingPathComponent("monaco.wfg").path
 
-    func monaco() throws -> String {
-        if FileManager.default.fileExists(atPath: Self.graphPath) { return Self.graphPath }
-        try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
-        try importMonaco(to: Self.graphPath)
-        return Self.graphPath
-    }
+    func monaco() throws -> String { try monacoGraph(in: Self.folder) }
     override class func tearDown() { try? FileManager.default.removeItem(at: folder); super.tearDown() }
 
     func testMaxSnapAndMaxSizeAreRangeChecked() throws {

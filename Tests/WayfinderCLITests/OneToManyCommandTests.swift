@@ -5,7 +5,6 @@ import XCTest
 /// sorted and unsorted, with places off the road network and malformed places files.
 final class OneToManyCommandTests: CLITestCase {
     static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-o2mcli-\(getpid())")
-    static let graphPath = folder.appendingPathComponent("monaco.wfg").path
     static let casino = "43.7395,7.4270"
     static let morning = ["--depart", "2026-12-01T08:30", "--time-zone", "Europe/Monaco"]
 
@@ -25,12 +24,7 @@ final class OneToManyCommandTests: CLITestCase {
     Sea,43.70,7.45
     """
 
-    func monaco() throws -> String {
-        if FileManager.default.fileExists(atPath: Self.graphPath) { return Self.graphPath }
-        try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
-        try importMonaco(to: Self.graphPath)
-        return Self.graphPath
-    }
+    func monaco() throws -> String { try monacoGraph(in: Self.folder) }
 
     override class func tearDown() {
         try? FileManager.default.removeItem(at: folder)

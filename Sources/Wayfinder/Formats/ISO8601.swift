@@ -1,4 +1,5 @@
 import Foundation
+import Transit
 
 /// ISO 8601 / RFC 3339 date-times: the one reader and writer of dates of the CLI, batch jobs and the server.
 ///
@@ -152,43 +153,21 @@ public enum ISO8601 {
         return !text.utf8[t...].contains { $0 == UInt8(ascii: "Z") || $0 == UInt8(ascii: "z") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 >= 0x80 }
     }
 
-    /// The instant (Unix seconds) of a wall-clock time in `zone`: an ambiguous time on a daylight-saving change is its
-    /// first occurrence, and a time inside the skipped hour is moved forward by the gap.
+    /// The instant (Unix seconds) of a wall-clock time in `zone` (Transit's rule: an ambiguous time on a
+    /// daylight-saving change is its first occurrence, a time in the skipped hour moves forward by the gap).
     public static func instant(day: Int, secondOfDay: Int, in zone: TimeZone) -> Int {
-        let naive = day * 86_400 + secondOfDay
-        var offsets: [Int] = []
-        for probe in [naive - 86_400, naive, naive + 86_400] {
-            let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(probe)))
-            if !offsets.contains(offset) { offsets.append(offset) }
-        }
-        let valid = offsets.map { naive - $0 }.filter { zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval($0))) == naive - $0 }
-        if let first = valid.min() { return first }
-        // In the gap: read with the offset in force before it (the smaller one: clocks go forward), which lands after it.
-        return naive - offsets.min()!
+        ServiceDay.instant(day: day, secondOfDay: secondOfDay, in: zone)
     }
 
-    /// Days from 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    /// Days from 1970-01-01 of a proleptic Gregorian date.
     public static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        ServiceDay.number(year: year, month: month, day: day)
     }
 
-    /// Proleptic Gregorian year, month, day of a day count from 1970-01-01 (Howard Hinnant's civil_from_days).
+    /// Proleptic Gregorian year, month, day of a day count from 1970-01-01.
     public static func civilDate(daysSince1970: Int) -> (Int, Int, Int) {
-        let z = daysSince1970 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
+        let d = ServiceDay.date(daysSince1970)
+        return (d.year, d.month, d.day)
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
