@@ -43,6 +43,7 @@ enum MapPageHTML {
     <input id="query" type="text" placeholder="Search places" aria-label="search places by name or address" enterkeyhint="search">
     <select id="category" aria-label="nearby: places of a category around the map's centre"><option value="">Nearby…</option></select>
     <button type="submit">Search</button>
+    <button id="panel-toggle" type="button" aria-expanded="true" aria-label="hide the lists" title="hide or show the lists">▴</button>
   </form>
   <section id="results-box" hidden><h2>Places near the centre</h2><ol id="results"></ol></section>
   <section id="route-box" hidden><h2>Route</h2><div id="route-choices"></div><ol id="steps"></ol></section>
@@ -129,7 +130,7 @@ html, body { margin: 0; height: 100%; overflow: hidden; font: 14px/1.3 system-ui
 .callout .subtitle { display: block; color: #555; font-size: 12px; }
 #panel { position: absolute; left: 10px; top: 60px; width: 320px; box-sizing: border-box; overflow: auto; background: #fff; padding: 6px 8px;
          border-radius: 8px; box-shadow: 0 1px 4px rgba(0,0,0,.3); display: flex; flex-direction: column; gap: 6px; }
-#panel [hidden] { display: none; }
+#panel [hidden], #panel.collapsed section { display: none; }
 #panel h2 { font-size: 13px; margin: 2px 0; color: #333; }
 #panel ol { margin: 0; padding: 0; list-style: none; }
 #search { display: flex; gap: 4px; }

@@ -430,6 +430,15 @@ enum MapPageScript {
     panel.style.maxHeight = Math.max(120, (view.width <= 600 ? 0.45 * view.height : view.height - 30) - top) + "px";
   }
   new ResizeObserver(placePanel).observe(toolbar);
+  // The lists fold away under the search row (folded at the start on a phone, unfolded by a search).
+  const panelToggle = document.getElementById("panel-toggle");
+  function foldPanel(folded) {
+    panel.classList.toggle("collapsed", folded);
+    panelToggle.textContent = folded ? "▾" : "▴";
+    panelToggle.setAttribute("aria-expanded", String(!folded));
+    panelToggle.setAttribute("aria-label", folded ? "show the lists" : "hide the lists");
+  }
+  panelToggle.addEventListener("click", () => foldPanel(!panel.classList.contains("collapsed")));
 
   // For scripts and tests: the view, and where a coordinate is on screen.
   window.wayfinderMap = {
@@ -442,6 +451,7 @@ enum MapPageScript {
   };
 
   (async () => {
+    foldPanel(map.clientWidth <= 600);
     resize();
     try {
       const info = state.info = await (await fetch("/info")).json();

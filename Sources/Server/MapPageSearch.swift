@@ -49,6 +49,7 @@ enum MapPageSearch {
       const keep = place => addFavourite({ title: place.title, subtitle: place.subtitle, lon: place.lon, lat: place.lat });
       search.results = answer.features.map(f => placeMarker("result", describe(f),
         [["Pin", "add to the route's pins", place => dropPin(place.lon, place.lat, place.title)], ["☆", "keep as a favourite", keep]]));
+      foldPanel(false);
       fit(search.results.map(p => [p.lon, p.lat]).concat([[lon, lat]]));
       selectPlace(search.results[0]);
       const n = search.results.length;
