@@ -71,7 +71,7 @@ enum MapPageHTML {
 enum MapPageStyle {
     static let text = #"""
 html, body { margin: 0; height: 100%; overflow: hidden; font: 14px/1.3 system-ui, sans-serif; background: #f2efe9; }
-#map { position: absolute; inset: 0; cursor: grab; touch-action: none; user-select: none; }
+#map { position: absolute; inset: 0; overflow: hidden; cursor: grab; touch-action: none; user-select: none; }  /* pins off screen widen nothing */
 #map.panning { cursor: grabbing; }
 #map canvas { position: absolute; inset: 0; width: 100%; height: 100%; }
 #pins { position: absolute; inset: 0; pointer-events: none; }
