@@ -9,7 +9,8 @@ chooses the last of the route choices and checks the step list against /route/v1
 map's centre and one from a pin's ☆, edits a title (with a comma and quotes) and a subtitle, reloads (same browser
 profile: localStorage) and finds them again, exports them (FOLDER/favourites.csv, the download), removes them (gone
 after a reload too), imports the exported file and gets them back, and imports it again without duplicates; checks
-the layout (devtools.check_layout) along the way. Saves map-page-places-{search,route,favourites}.png in FOLDER.
+the layout (devtools.check_layout) along the way. Then on a 390×844 phone: the lists start folded, a Nearby search unfolds them, the layout holds.
+Saves map-page-places-{search,route,favourites,390-search}.png in FOLDER.
 Exits 0 on success, 1 with a message on failure, 77 when no Chromium is installed.
 """
 import json, os, sys, time, urllib.parse, urllib.request
@@ -227,6 +228,21 @@ try:
         tools.wait_for(f"document.getElementById('status').textContent.startsWith('imported {2 if attempt == 1 else 0} favourite')",
                        f"import {attempt}", timeout=15)
         same_places(favourites_now(), edited, f"import {attempt} gives")
+    # A phone: the lists start folded; a nearby search unfolds them, and the layout holds.
+    tools.set_viewport(390, 844, mobile=True, scale=3)
+    tools.call("Page.reload")
+    tools.wait_for_page()
+    if not tools.evaluate("document.getElementById('panel').classList.contains('collapsed')"):
+        fail("on a phone the panel's lists do not start folded")
+    tools.check_layout("a phone, freshly loaded")
+    tools.evaluate("(() => { const s = document.getElementById('category'); s.value = 'amenity=restaurant'; s.dispatchEvent(new Event('change')); })()")
+    tools.wait_for("wayfinderMap.results().length === 10 && wayfinderMap.results().every(r => r.eta.startsWith('ETA'))",
+                   "nearby restaurants on the phone", timeout=30)
+    if tools.evaluate("document.getElementById('panel').classList.contains('collapsed')"):
+        fail("a search on a phone leaves its results folded away")
+    tools.check_layout("nearby restaurants on a phone")
+    time.sleep(0.5)
+    shot("390-search")
     print(f"ok: search markers and callout, {len(on_foot)} restaurants with ETAs by car and on foot, {len(routes)} route choices "
           f"({len(expected)} steps), favourites kept across reloads, exported to {exported} and imported")
 finally:
