@@ -51,7 +51,8 @@ enum MapPageHTML {
     <div class="actions">
       <button id="favourite-centre" type="button">Add centre</button>
       <button id="favourites-export" type="button">Export</button>
-      <label class="button">Import<input id="favourites-import" type="file" accept=".csv,text/csv" hidden></label>
+      <button id="favourites-import-button" type="button">Import</button>
+      <input id="favourites-import" type="file" accept=".csv,text/csv" hidden aria-label="a places file to import">
     </div>
     <ol id="favourites"></ol>
   </section>
@@ -136,8 +137,8 @@ html, body { margin: 0; height: 100%; overflow: hidden; font: 14px/1.3 system-ui
 #search { display: flex; gap: 4px; }
 #search input { flex: 1 1 6em; min-width: 0; font: inherit; padding: 3px 6px; border: 1px solid #bbb; border-radius: 6px; }
 #panel select { font: inherit; max-width: 9em; }
-#panel button, #panel .button { font: inherit; padding: 3px 8px; border: 1px solid #bbb; border-radius: 6px; background: #fafafa; cursor: pointer; }
-#panel button:hover, #panel .button:hover { background: #e8f0fe; }
+#panel button { font: inherit; padding: 3px 8px; border: 1px solid #bbb; border-radius: 6px; background: #fafafa; cursor: pointer; }
+#panel button:hover { background: #e8f0fe; }
 #panel .actions { display: flex; flex-wrap: wrap; gap: 4px; }
 #results button { display: block; width: 100%; text-align: left; border: none; border-radius: 4px; background: none; padding: 3px 4px; }
 #results button[aria-pressed="true"], #route-choices button[aria-pressed="true"] { background: #e8f0fe; border-color: #1a73e8; }
@@ -153,7 +154,7 @@ html, body { margin: 0; height: 100%; overflow: hidden; font: 14px/1.3 system-ui
 #favourites .actions { grid-row: span 2; flex-direction: column; }
 @media (max-width: 600px) {
   #panel { right: 10px; width: auto; }
-  #panel input, #panel select, #panel button, #panel .button { font-size: 16px; }
+  #panel input, #panel select, #panel button { font-size: 16px; }
   #steps { max-height: 20vh; }
 }
 """#

@@ -131,6 +131,7 @@ enum MapPageFavourites {
     addFavourite({ title: `Favourite ${favourites.list.length + 1}`, subtitle: "", lon, lat });
   });
   document.getElementById("favourites-export").addEventListener("click", exportFavourites);
+  document.getElementById("favourites-import-button").addEventListener("click", () => importInput.click());
   importInput.addEventListener("change", importFavourites);
 """#
 }

@@ -165,7 +165,7 @@ LAYOUT_CHECK = """(() => {
   if (status.classList.contains('error') && visible(status))
     for (const e of [...fields, ...zoom]) if (meet(status, e)) problems.push(`the error ${name(status)} (${box(status)}) overlaps ${name(e)} (${box(e)})`);
   // Text that does not fit: overflowing boxes, and selects or date fields narrower than their natural width.
-  const texts = document.querySelectorAll('#toolbar label, #toolbar button, #toolbar input, #zoom button, #status, #attribution, .callout, .callout input, .callout .eta, #panel button, #panel .button, #panel h2');
+  const texts = document.querySelectorAll('#toolbar label, #toolbar button, #toolbar input, #zoom button, #status, #attribution, .callout, .callout input, .callout .eta, #panel button, #panel h2');
   for (const e of [...texts].filter(visible))
     if (e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight)
       problems.push(`the text of ${name(e)} is clipped: ${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}`);
