@@ -1,7 +1,12 @@
-/// The page's JavaScript: a Web Mercator canvas map of `/roads` vectors with pins, straight lines, routes and
-/// transit itineraries (walk legs dotted, ride legs solid green).
+/// The page's JavaScript, one closure in one file (`/map.js`) put together from its parts: the map (`core`), the
+/// route's step list (`MapPageSteps`), the place search (`MapPageSearch`), the favourites (`MapPageFavourites`) and
+/// the start-up (`start`). The parts share the closure's functions and `state`.
 enum MapPageScript {
-    static let text = #"""
+    static let text = core + MapPageSteps.text + MapPageSearch.text + MapPageFavourites.text + start
+
+    /// A Web Mercator canvas map of `/roads` vectors with pins, straight lines, routes and transit itineraries (walk
+    /// legs dotted, ride legs solid green).
+    static let core = #"""
 "use strict";
 (() => {
   const TILE = 256, PAD = 60;
@@ -9,9 +14,10 @@ enum MapPageScript {
         overlayCanvas = document.getElementById("overlay"), pinsLayer = document.getElementById("pins"),
         statusLine = document.getElementById("status"), modeSelect = document.getElementById("mode"),
         whenInput = document.getElementById("when"), whenLabel = document.getElementById("when-label"),
-        toolbar = document.getElementById("toolbar"), zoomButtons = document.getElementById("zoom");
+        toolbar = document.getElementById("toolbar"), zoomButtons = document.getElementById("zoom"), panel = document.getElementById("panel");
   const view = { lon: 0, lat: 0, zoom: 2, width: 0, height: 0 };
-  const state = { pins: [], overlay: null, roads: null, roadsKey: "", requestSerial: 0, busy: false };
+  // pins: the route's stops; places: markers of search results, favourites and the search's origin.
+  const state = { pins: [], places: [], selected: null, overlay: null, roads: null, roadsKey: "", requestSerial: 0, busy: false, info: null };
   const tierStyle = [["#e8a33d", 4], ["#f6d365", 3], ["#ffffff", 2], ["#d8d2c8", 1]];
   const tierCasing = ["#b5762a", "#c8a64a", "#cfc8bc", null];
 
@@ -48,7 +54,7 @@ enum MapPageScript {
       c.width = Math.round(view.width * ratio); c.height = Math.round(view.height * ratio);
       c.getContext("2d").setTransform(ratio, 0, 0, ratio, 0, 0);
     }
-    redraw(); loadRoads();
+    placePanel(); redraw(); loadRoads();
   }
 
   function visibleBox() {
@@ -127,10 +133,11 @@ enum MapPageScript {
     g.setLineDash([]);
   }
 
-  // Each pin at its point, its callout centred above it but shifted (while still over the pin) to stay on screen.
+  // Each pin and place at its point, its callout centred above it but shifted (while still over it) to stay on screen.
   function placePins() {
-    const widths = state.pins.map(pin => pin.element.querySelector(".callout").offsetWidth);   // one layout, then writes
-    state.pins.forEach((pin, i) => {
+    const markers = state.pins.concat(state.places);
+    const widths = markers.map(pin => pin.element.querySelector(".callout").offsetWidth);   // one layout, then writes
+    markers.forEach((pin, i) => {
       const [x, y] = toScreen(pin.lon, pin.lat), w = widths[i], margin = 4;
       pin.element.style.left = x + "px"; pin.element.style.top = y + "px";
       let shift = -w / 2;
@@ -161,16 +168,17 @@ enum MapPageScript {
   }
   const formatDistance = metres => metres < 1000 ? `${Math.round(metres)} m` : `${(metres / 1000).toFixed(1)} km`;
 
-  function dropPin(lon, lat) {
+  function dropPin(lon, lat, title) {
     const element = document.createElement("div");
     element.className = "pin dropping";
     const number = state.pins.length + 1;
-    element.innerHTML = `<div class="marker"></div><div class="callout"><input class="title" aria-label="pin title"><span class="eta"></span></div>`;
-    const pin = { lon, lat, title: `Pin ${number}`, element };
+    element.innerHTML = `<div class="marker"></div><div class="callout"><input class="title" aria-label="pin title"><button type="button" class="keep" title="keep as a favourite" aria-label="keep as a favourite">☆</button><span class="eta"></span></div>`;
+    const pin = { lon, lat, title: title || `Pin ${number}`, element };
     const input = element.querySelector("input");
     input.value = pin.title;
     input.addEventListener("input", () => { pin.title = input.value; sizeTitle(input); placePins(); });
-    for (const type of ["pointerdown", "click", "dblclick", "wheel"]) input.addEventListener(type, e => e.stopPropagation());
+    for (const type of ["pointerdown", "click", "dblclick", "wheel"]) element.querySelector(".callout").addEventListener(type, e => e.stopPropagation());
+    element.querySelector(".keep").addEventListener("click", () => addFavourite({ title: pin.title, subtitle: "", lon: pin.lon, lat: pin.lat }));
     element.querySelector(".marker").addEventListener("animationend", () => element.classList.remove("dropping"));
     pinsLayer.appendChild(element);
     sizeTitle(input);
@@ -181,6 +189,68 @@ enum MapPageScript {
 
   function setETA(pin, text) { pin.element.querySelector(".eta").textContent = text; }
 
+  // The marker of a search result, a favourite or the search's origin (`kind`), its callout's buttons as
+  // [label, description, action(place)]; clicking the marker selects the place (its callout opens).
+  function placeMarker(kind, place, buttons = []) {
+    const element = document.createElement("div");
+    element.className = `place ${kind}`;
+    element.innerHTML = `<div class="marker"></div><div class="callout"><span class="title"></span><span class="subtitle"></span><span class="eta"></span></div>`;
+    for (const type of ["pointerdown", "click", "dblclick", "wheel"]) element.addEventListener(type, e => e.stopPropagation());
+    element.querySelector(".marker").addEventListener("click", () => selectPlace(place));
+    for (const [label, description, action] of buttons) element.querySelector(".callout").append(button(label, description, () => action(place)));
+    place.element = element;
+    pinsLayer.appendChild(element);
+    state.places.push(place);
+    fillCallout(place);
+    return place;
+  }
+  function fillCallout(place) {
+    for (const name of ["title", "subtitle", "eta"]) place.element.querySelector("." + name).textContent = place[name] || "";
+  }
+  function removePlace(place) {
+    place.element.remove();
+    state.places = state.places.filter(p => p !== place);
+    if (state.selected === place) state.selected = null;
+  }
+  // Opens a place's callout (closing the previous one), panning the map when the place is not in its free area.
+  function selectPlace(place) {
+    if (state.selected) state.selected.element.classList.remove("selected");
+    state.selected = place;
+    place.element.classList.add("selected");
+    const area = freeArea(), [x, y] = toScreen(place.lon, place.lat);
+    if (x < area.left || x > view.width - area.right || y < area.top || y > view.height - area.bottom) {
+      view.lon = lonOf(worldX(place.lon, view.zoom) - ((area.left + view.width - area.right) / 2 - view.width / 2), view.zoom);
+      view.lat = latOf(worldY(place.lat, view.zoom) - ((area.top + view.height - area.bottom) / 2 - view.height / 2), view.zoom);
+      redraw(); loadRoads();
+    }
+    renderResults(); placePins();
+  }
+  function button(label, description, action, className = "") {
+    const element = document.createElement("button");
+    element.type = "button"; element.textContent = label; element.title = description; element.className = className;
+    element.setAttribute("aria-label", description);
+    element.addEventListener("click", action);
+    return element;
+  }
+  function textElement(tag, text, className = "") {
+    const element = document.createElement(tag);
+    element.textContent = text; element.className = className;
+    return element;
+  }
+
+  // The part of the map clear of the controls, as margins in pixels (with room above for callouts).
+  function freeArea() {
+    // The panel: a column on the left of a wide screen, a band under the toolbar on a phone.
+    const bar = toolbar.getBoundingClientRect(), zoomBox = zoomButtons.getBoundingClientRect(), side = panel.getBoundingClientRect();
+    const band = side.width > view.width / 2;
+    const top = Math.max(PAD, (band ? side.bottom : bar.bottom) + 80), right = PAD, left = band ? PAD : Math.max(PAD, side.right + PAD);
+    // Room above the zoom buttons where they sit at the bottom (phones).
+    const bottom = zoomBox.top > view.height / 2 ? Math.max(PAD / 2, view.height - zoomBox.top + 12) : PAD / 2;
+    return { top, right, bottom, left };
+  }
+  // The centre of the free area, [lon, lat].
+  const freeCentre = () => { const a = freeArea(); return toLonLat((a.left + view.width - a.right) / 2, (a.top + view.height - a.bottom) / 2); };
+
   // After each action: fit the pins and the drawn line with padding.
   function fit(points) {
     if (!points.length) return;
@@ -190,10 +260,8 @@ enum MapPageScript {
       minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
     }
     const spanX = Math.max(maxX - minX, 1e-9), spanY = Math.max(maxY - minY, 1e-9);
-    // Room for the pins' callouts below the toolbar, and above the zoom buttons where they sit at the bottom (phones).
-    const bar = toolbar.getBoundingClientRect(), zoomBox = zoomButtons.getBoundingClientRect();
-    const top = Math.max(PAD, bar.bottom + 80), right = PAD, left = PAD;
-    const bottom = zoomBox.top > view.height / 2 ? Math.max(PAD / 2, view.height - zoomBox.top + 12) : PAD / 2;
+    // Room for the callouts below the toolbar and the panel, and above the zoom buttons.
+    const { top, right, bottom, left } = freeArea();
     const zoom = Math.log2(Math.min(Math.max(50, view.width - left - right) / spanX, Math.max(50, view.height - top - bottom) / spanY));
     view.zoom = Math.max(1, Math.min(18, zoom));
     const scale = 2 ** view.zoom;
@@ -203,9 +271,12 @@ enum MapPageScript {
     redraw(); loadRoads();
   }
   const fitAll = () => fit(state.pins.map(p => [p.lon, p.lat]).concat(state.overlay ? state.overlay.points : []));
+  const modeWords = () => ({ car: "by car", walk: "on foot", transit: "by transit" })[modeSelect.value];
+  const lonLat = p => `${p.lon.toFixed(6)},${p.lat.toFixed(6)}`;
 
   function showLines() {
     if (state.pins.length < 2) { setStatus("drop at least two pins first", true); return; }
+    hideSteps();
     state.overlay = { kind: "lines", points: state.pins.map(p => [p.lon, p.lat]) };
     state.pins.forEach((pin, i) => {
       if (i === 0) { setETA(pin, "start"); return; }
@@ -226,20 +297,27 @@ enum MapPageScript {
     if (state.pins.length < 2) { setStatus("drop at least two pins first", true); return; }
     if (modeSelect.value === "transit") { await showTransit(); return; }
     const profile = modeSelect.value === "walk" ? "walking" : "driving";
-    const coordinates = state.pins.map(p => `${p.lon.toFixed(6)},${p.lat.toFixed(6)}`).join(";");
+    const coordinates = state.pins.map(lonLat).join(";");
+    // Between two pins, up to two alternatives to choose from (OSRM gives them only for two coordinates).
+    const alternatives = state.pins.length === 2 ? Math.min(2, state.info.limits.alternatives) : 0;
     setStatus("routing…");
     state.busy = true;
     try {
-      const answer = await (await fetch(`/route/v1/${profile}/${coordinates}?overview=full&geometries=geojson`)).json();
+      const answer = await (await fetch(`/route/v1/${profile}/${coordinates}?overview=full&geometries=geojson&steps=true&alternatives=${alternatives}`)).json();
       if (answer.code !== "Ok") { setStatus(`${answer.code}: ${answer.message}`, true); return; }
-      const route = answer.routes[0];
-      state.overlay = { kind: "route", points: route.geometry.coordinates };
-      state.pins.forEach((pin, i) => setETA(pin, i === 0 ? "start" : `ETA +${formatDuration(route.legs[i - 1].duration)}`));
-      setStatus(`${formatDistance(route.distance)}, ${formatDuration(route.duration)} by ${modeSelect.value}`);
+      showRouteChoices(answer.routes);
       fitAll();
     } catch (error) {
       setStatus("routing failed: " + error, true);
     } finally { state.busy = false; }
+  }
+
+  // Draws one of the car or foot routes, its legs' times in the pins' callouts and its steps in the panel.
+  function selectRoute(route) {
+    state.overlay = { kind: "route", points: route.geometry.coordinates };
+    state.pins.forEach((pin, i) => setETA(pin, i === 0 ? "start" : `ETA +${formatDuration(route.legs[i - 1].duration)}`));
+    setStatus(`${formatDistance(route.distance)}, ${formatDuration(route.duration)} by ${modeSelect.value}`);
+    drawOverlay();
   }
 
   // One /transit/v1 request per pair of consecutive pins, each leaving when the previous arrives; each pin's callout
@@ -248,7 +326,7 @@ enum MapPageScript {
     setStatus("planning transit…");
     state.busy = true;
     try {
-      const legs = [], etas = ["start"];
+      const legs = [], etas = ["start"], itineraries = [];
       let depart = whenInput.value, first = null, last = null, rides = 0;
       for (let i = 1; i < state.pins.length; i++) {
         const a = state.pins[i - 1], b = state.pins[i];
@@ -258,6 +336,7 @@ enum MapPageScript {
         if (answer.code !== "Ok") { setStatus(`${answer.code}: ${answer.message}`, true); return; }
         const plan = answer.legs[0], itinerary = plan.itineraries[plan.best];
         for (const leg of itinerary.legs) legs.push({ kind: leg.kind, points: decodePolyline(leg.polyline, 6) });
+        itineraries.push(itinerary);
         rides += itinerary.rides;
         first = first || answer.expectedDepartureDate;
         last = answer.expectedArrivalDate;
@@ -265,6 +344,7 @@ enum MapPageScript {
         depart = answer.expectedArrivalDate;
       }
       state.overlay = { kind: "transit", legs, points: legs.flatMap(l => l.points) };
+      showTransitSteps(itineraries);
       state.pins.forEach((pin, i) => setETA(pin, etas[i]));
       const total = (Date.parse(last) - Date.parse(first)) / 1000;
       setStatus(`leave ${first.slice(11, 16)}, arrive ${last.slice(11, 16)}: ${formatDuration(total)}, ${rides} ride${rides === 1 ? "" : "s"}`);
@@ -293,6 +373,7 @@ enum MapPageScript {
   function clearAll() {
     state.pins.forEach(p => p.element.remove());
     state.pins = []; state.overlay = null;
+    hideSteps(); clearResults();
     drawOverlay(); setStatus("cleared");
   }
 
@@ -336,20 +417,44 @@ enum MapPageScript {
   document.getElementById("lines").addEventListener("click", showLines);
   document.getElementById("routes").addEventListener("click", showRoutes);
   document.getElementById("clear").addEventListener("click", clearAll);
-  modeSelect.addEventListener("change", () => { whenLabel.hidden = modeSelect.value !== "transit"; });
+"""#
+
+    /// Event handlers, the hooks for tests, and the start-up: read `/info`, fit the graph, load favourites and categories.
+    static let start = #"""
+  modeSelect.addEventListener("change", () => { whenLabel.hidden = modeSelect.value !== "transit"; placePanel(); resultETAs(); });
   window.addEventListener("resize", resize);
+  // The panel sits under the toolbar (whose height changes with its status line) and stays on screen.
+  function placePanel() {
+    const top = toolbar.getBoundingClientRect().bottom + 8;
+    panel.style.top = top + "px";
+    panel.style.maxHeight = Math.max(120, (view.width <= 600 ? 0.45 * view.height : view.height - 30) - top) + "px";
+  }
+  new ResizeObserver(placePanel).observe(toolbar);
+  // The lists fold away under the search row (folded at the start on a phone, unfolded by a search).
+  const panelToggle = document.getElementById("panel-toggle");
+  function foldPanel(folded) {
+    panel.classList.toggle("collapsed", folded);
+    panelToggle.textContent = folded ? "▾" : "▴";
+    panelToggle.setAttribute("aria-expanded", String(!folded));
+    panelToggle.setAttribute("aria-label", folded ? "show the lists" : "hide the lists");
+  }
+  panelToggle.addEventListener("click", () => foldPanel(!panel.classList.contains("collapsed")));
 
   // For scripts and tests: the view, and where a coordinate is on screen.
   window.wayfinderMap = {
     view, state,
     screenPoint: (lon, lat) => toScreen(lon, lat),
     pins: () => state.pins.map(p => ({ lon: p.lon, lat: p.lat, title: p.title, eta: p.element.querySelector(".eta").textContent })),
+    results: () => search.results.map(({ lon, lat, title, subtitle, eta }) => ({ lon, lat, title, subtitle, eta })),
+    origin: () => search.origin && { lon: search.origin.lon, lat: search.origin.lat },
+    favourites: () => favourites.list.map(({ lon, lat, title, subtitle }) => ({ lon, lat, title, subtitle })),
   };
 
   (async () => {
+    foldPanel(map.clientWidth <= 600);
     resize();
     try {
-      const info = await (await fetch("/info")).json();
+      const info = state.info = await (await fetch("/info")).json();
       const [w, s, e, n] = info.bounds;
       fit([[w, s], [e, n]]);
       // Transit only where the graph has a timetable.
@@ -358,6 +463,8 @@ enum MapPageScript {
       if (info.transit) {
         try { defaultDeparture(info.transit); } catch (error) { console.warn("no default departure:", error); }
       }
+      loadFavourites();
+      await loadCategories();
       setStatus("click or long-press to drop pins");
       document.body.dataset.ready = "true";
     } catch (error) { setStatus("the server did not answer /info: " + error, true); }

@@ -2,12 +2,16 @@ import Foundation
 import Wayfinder
 
 /// `/search/v1?q=…&near=lon,lat&category=…&limit=N`: the place search as a GeoJSON FeatureCollection with Photon's
-/// property names (name, category, osm_type, osm_id, street, housenumber, postcode, city, distance).
+/// property names (name, category, osm_type, osm_id, street, housenumber, postcode, city, distance); and
+/// `/search/v1/categories`: the map's place categories with their number of places, most first.
 enum SearchEndpoint {
     static let options: Set<String> = ["q", "near", "category", "limit"]
 
     static func respond(_ request: HTTPRequest, map: OfflineMap) throws(OSRMError) -> HTTPResponse {
-        guard request.path == "/search/v1" else { throw .notFound("nothing at \(request.path): the search is /search/v1?q=…") }
+        if request.path == "/search/v1/categories" { return try categories(request, map: map) }
+        guard request.path == "/search/v1" else {
+            throw .notFound("nothing at \(request.path): the search is /search/v1?q=… and its categories /search/v1/categories")
+        }
         var values: [String: String] = [:]
         for (name, value) in request.query {
             guard options.contains(name) else { throw .invalidOptions("unknown option '\(name)' for search (accepted: \(options.sorted().joined(separator: ", ")))") }
@@ -39,5 +43,22 @@ enum SearchEndpoint {
             default: throw .invalidValue(error.description)
             }
         }
+    }
+
+    /// `/search/v1/categories`: `{"code": "Ok", "categories": [{"count", "key", "value"}…]}`, most places first.
+    static func categories(_ request: HTTPRequest, map: OfflineMap) throws(OSRMError) -> HTTPResponse {
+        if let (name, _) = request.query.first { throw .invalidOptions("unknown option '\(name)' for the category list (it takes none)") }
+        let list: [PlaceCategoryCount]
+        do { list = try map.placeCategories } catch {
+            switch error {
+            case .noPlaceIndex, .damagedIndex: throw .notImplemented(error.description)
+            default: throw .invalidValue(error.description)
+            }
+        }
+        let body = JSONValue.object([
+            ("code", .string("Ok")),
+            ("categories", .array(list.map { .object([("count", .int($0.count)), ("key", .string($0.key)), ("value", .string($0.value))]) })),
+        ])
+        return .json(body)
     }
 }

@@ -3,11 +3,13 @@ import Graph
 import Routing
 import Transit
 
-/// A place to estimate the arrival at: a name and a position.
+/// A place to estimate the arrival at: a name and a position (and, from a places file, a subtitle).
 public struct ETAPlace: Equatable, Sendable {
     public var name: String
     public var coordinate: Coordinate
-    public init(name: String, coordinate: Coordinate) { self.name = name; self.coordinate = coordinate }
+    /// A second line describing the place (`restaurant, Rue Grimaldi 12`), empty when there is none.
+    public var subtitle: String
+    public init(name: String, coordinate: Coordinate, subtitle: String = "") { self.name = name; self.coordinate = coordinate; self.subtitle = subtitle }
 }
 
 /// Travel times from one origin to many places ("ETA to each nearby restaurant"), from a single search.

@@ -152,10 +152,11 @@ LAYOUT_CHECK = """(() => {
   const meet = (a, b) => { const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
     return p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom; };
   const inside = e => { const r = e.getBoundingClientRect(); return r.left >= 0 && r.top >= 0 && r.right <= W && r.bottom <= H; };
-  const toolbar = document.getElementById('toolbar'), status = document.getElementById('status');
+  const toolbar = document.getElementById('toolbar'), status = document.getElementById('status'), panel = document.getElementById('panel');
   const zoom = [...document.querySelectorAll('#zoom button')];
-  // The toolbar's items (labels holding their select or input, buttons, the status line), the zoom buttons, the attribution.
-  const items = [...toolbar.children].filter(visible), controls = [...items, ...zoom, document.getElementById('attribution')];
+  // The toolbar's items (labels holding their select or input, buttons, the status line), the panel (search, results,
+  // steps, favourites), the zoom buttons, the attribution.
+  const items = [...toolbar.children].filter(visible), controls = [...items, ...[panel].filter(visible), ...zoom, document.getElementById('attribution')];
   const fields = [...toolbar.querySelectorAll('select, input, button')].filter(visible);
   for (const e of [toolbar, ...controls, ...fields]) if (!inside(e)) problems.push(`${name(e)} (${box(e)}) is not inside the ${W}x${H} viewport`);
   for (const z of zoom) if (meet(toolbar, z)) problems.push(`the toolbar (${box(toolbar)}) lies under the zoom button ${name(z)} (${box(z)})`);
@@ -164,7 +165,7 @@ LAYOUT_CHECK = """(() => {
   if (status.classList.contains('error') && visible(status))
     for (const e of [...fields, ...zoom]) if (meet(status, e)) problems.push(`the error ${name(status)} (${box(status)}) overlaps ${name(e)} (${box(e)})`);
   // Text that does not fit: overflowing boxes, and selects or date fields narrower than their natural width.
-  const texts = document.querySelectorAll('#toolbar label, #toolbar button, #toolbar input, #zoom button, #status, #attribution, .callout, .callout input, .callout .eta');
+  const texts = document.querySelectorAll('#toolbar label, #toolbar button, #toolbar input, #zoom button, #status, #attribution, .callout, .callout input, .callout .eta, #panel button, #panel h2');
   for (const e of [...texts].filter(visible))
     if (e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight)
       problems.push(`the text of ${name(e)} is clipped: ${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight}`);
@@ -179,9 +180,9 @@ LAYOUT_CHECK = """(() => {
     probe.remove();
     if (actual < natural - 0.5) problems.push(`${name(e)} is ${actual.toFixed(1)} px wide, narrower than its text (${natural.toFixed(1)} px)`);
   }
-  if (callouts) for (const c of [...document.querySelectorAll('.pin .callout')].filter(visible)) {
+  if (callouts) for (const c of [...document.querySelectorAll('.pin .callout, .place .callout')].filter(visible)) {
     if (!inside(c)) problems.push(`the callout ${name(c)} (${box(c)}) is not inside the viewport`);
-    for (const e of [toolbar, ...zoom]) if (meet(c, e)) problems.push(`the callout ${name(c)} (${box(c)}) lies under ${name(e)} (${box(e)})`);
+    for (const e of [toolbar, panel, ...zoom]) if (meet(c, e)) problems.push(`the callout ${name(c)} (${box(c)}) lies under ${name(e)} (${box(e)})`);
   }
   return problems;
 })()"""

@@ -98,11 +98,16 @@ try:
     tools.call("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": 500, "y": 300, "deltaX": 0, "deltaY": -100})
     if tools.evaluate("wayfinderMap.view.zoom") <= after[2]:
         fail("the wheel does not zoom in")
-    tools.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": 300, "y": 300, "button": "left", "clickCount": 1})
+    # The long press on bare map (a canvas, not the panel or a callout), right of the panel.
+    press = next(((x, y) for x in (700, 900, 1100) for y in (450, 600, 300) if tools.evaluate(
+        f"(() => {{ const e = document.elementFromPoint({x}, {y}); return !!e && e.tagName === 'CANVAS'; }})()")), None)
+    if press is None:
+        fail("no bare map to long-press on")
+    tools.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": press[0], "y": press[1], "button": "left", "clickCount": 1})
     time.sleep(0.8)
     if tools.evaluate("document.querySelectorAll('.pin').length") != 4:
         fail("a long press does not drop a pin")
-    tools.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": 300, "y": 300, "button": "left", "clickCount": 1})
+    tools.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": press[0], "y": press[1], "button": "left", "clickCount": 1})
     if tools.evaluate("document.querySelectorAll('.pin').length") != 4:
         fail("releasing a long press drops a second pin")
 

@@ -92,6 +92,18 @@ try:
     etas = [p["eta"] for p in tools.evaluate("wayfinderMap.pins()")]
     if etas[0] != "start" or not etas[1].startswith(f"ETA {answer['expectedArrivalDate'][11:16]} (+"):
         fail(f"callouts show {etas}, the server arrives at {answer['expectedArrivalDate']}")
+    # The step list: the walk steps and each ride (departure, line, stops) of the itinerary the server plans.
+    plan_legs = answer["legs"][0]["itineraries"][answer["legs"][0]["best"]]["legs"]
+    expected_steps = []
+    for leg in plan_legs:
+        if leg["kind"] == "ride":
+            expected_steps.append(f"{leg['expectedDepartureDate'][11:16]} " + " ".join(
+                x for x in (leg.get("transitMode"), leg.get("routeShortName") or leg.get("routeLongName")) if x))
+        else:
+            expected_steps += [step["instructions"] for step in leg["steps"]] or [f"Walk to {leg['to']['name']}"]
+    listed = tools.evaluate("document.getElementById('route-box').hidden ? null : [...document.querySelectorAll('#steps li')].map(li => li.firstChild.textContent)")
+    if listed is None or len(listed) != len(expected_steps) or any(not text.startswith(want) for text, want in zip(listed, expected_steps)):
+        fail(f"the step list reads {listed}, the itinerary has {expected_steps}")
     green = green_pixels()
     if green < 200:
         fail(f"only {green} ride-coloured pixels on the overlay")

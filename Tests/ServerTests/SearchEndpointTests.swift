@@ -54,6 +54,27 @@ final class SearchEndpointTests: XCTestCase {
         XCTAssertTrue(properties.allSatisfy { $0["category"] as? String == "restaurant" && $0["distance"] is Double })
     }
 
+    func testCategoryList() throws {
+        let service = try Self.service()
+        let response = service.respond(to: ServerFixture.request("/search/v1/categories"))
+        XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        XCTAssertEqual(object["code"] as? String, "Ok")
+        let list = try XCTUnwrap(object["categories"] as? [[String: Any]])
+        let expected = try service.map.placeCategories
+        XCTAssertEqual(list.count, expected.count)
+        XCTAssertEqual(list.compactMap { $0["count"] as? Int }, expected.map(\.count), "most places first, as wayfinder places --categories")
+        let restaurants = try XCTUnwrap(list.first { $0["key"] as? String == "amenity" && $0["value"] as? String == "restaurant" })
+        // Every place of a listed category is found by searching for the category.
+        let found = try features("/search/v1?category=amenity=restaurant&limit=1000")
+        XCTAssertEqual(restaurants["count"] as? Int, found.count)
+        let bad = try ask(service, "/search/v1/categories?limit=3")
+        XCTAssertEqual(bad.status, 400)
+        XCTAssertEqual(bad.code, "InvalidOptions")
+        let (_, old) = try ServerFixture.monaco()
+        XCTAssertEqual(try ask(old, "/search/v1/categories").code, "NotImplemented")
+    }
+
     func testBadParametersAreOSRMStyle400s() throws {
         let service = try Self.service()
         for (target, code) in [("/search/v1?q=x&limit=0", "InvalidValue"), ("/search/v1?q=x&limit=1001", "InvalidValue"),

@@ -138,6 +138,30 @@ final class ServeCommandTests: CLITestCase {
         return (folder.path, paths)
     }
 
+    /// The page's search, nearby ETAs, step list and favourites; the favourites' export is a places file the CLI reads.
+    func testMapPagePlacesInHeadlessChromium() throws {
+        guard let python = tool("python3") else { throw XCTSkip("python3 is not installed") }
+        guard tool("chromium") != nil || tool("chromium-browser") != nil else {
+            throw XCTSkip("chromium is not installed (apt-get install chromium; .ci/run does)")
+        }
+        let server = try monacoServer()
+        defer { server.stop() }
+        let (folder, _) = screenshotFolder("map-page-places")
+        let exported = URL(fileURLWithPath: folder).appendingPathComponent("favourites.csv").path
+        try? FileManager.default.removeItem(atPath: exported)
+        let result = try external(python, [script("map_page_places_check.py"), server.base, folder], timeout: 300)
+        XCTAssertEqual(result.status, 0, result.output)
+        guard result.status == 0 else { return }
+        // The round trip through the CLI's places reader: both favourites, the quoted title whole, at their points.
+        let eta = try run(["eta", "--graph", tmp("monaco.wfg"), "--from", "43.7395,7.4270", "--to-file", exported, "--format", "csv"])
+        XCTAssertEqual(eta.status, 0, eta.stderr)
+        let rows = eta.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(rows.count, 3, eta.stdout)
+        XCTAssertTrue(rows.count == 3 && rows[1].hasPrefix(#""Le ""Café"", Casino","#) && rows[1].hasSuffix(",ok"), eta.stdout)
+        let pin = rows.count == 3 ? rows[2].split(separator: ",").map(String.init) : []
+        XCTAssertTrue(pin.count == 7 && pin[0] == "Pin 2" && abs(Double(pin[1])! - 43.7275) < 1e-4 && abs(Double(pin[2])! - 7.4150) < 1e-4 && pin[6] == "ok", eta.stdout)
+    }
+
     func testMapPageTransitInHeadlessChromium() throws {
         guard let python = tool("python3") else { throw XCTSkip("python3 is not installed") }
         guard tool("chromium") != nil || tool("chromium-browser") != nil else {

@@ -145,6 +145,17 @@ final class FormatsTests: XCTestCase {
         let places = try PlacesFile.parse(text, file: "p.csv")
         XCTAssertEqual(places.map(\.name), ["Port", "Stade, Louis II", "", "Sea"])
         XCTAssertEqual(places[3].coordinate, Coordinate(latitude: 43.71, longitude: 7.46))
+        XCTAssertEqual(places.map(\.subtitle), ["", "", "", ""])
+        // The optional fourth column, a subtitle (the map page's favourites export it).
+        let described = try PlacesFile.parse("name,lat,lon,subtitle\nPort,43.7312,7.4197,\"harbour, Quai Albert 1er\"\n43.71,7.46,Sea,\n", file: "f.csv")
+        XCTAssertEqual(described, [ETAPlace(name: "Port", coordinate: Coordinate(latitude: 43.7312, longitude: 7.4197), subtitle: "harbour, Quai Albert 1er"),
+                                   ETAPlace(name: "Sea", coordinate: Coordinate(latitude: 43.71, longitude: 7.46))])
+        // A header fixes the column order: a name that is a number stays a name.
+        XCTAssertEqual(try PlacesFile.parse("name,lat,lon,subtitle\n12,43.7,7.4,house\n", file: "f.csv").first?.name, "12")
+        XCTAssertThrowsError(try PlacesFile.parse("a,1,2,b,c\n", file: "p.csv")) { XCTAssertTrue("\($0)".contains("got 5 fields"), "\($0)") }
+        XCTAssertThrowsError(try PlacesFile.parse("a,1,2,\(String(repeating: "x", count: 40))\n", file: "p.csv", maxNameBytes: 32)) {
+            XCTAssertTrue("\($0)".contains("the subtitle is 40 bytes long"), "\($0)")
+        }
         XCTAssertThrowsError(try PlacesFile.parse("name,lat,lon\nPort,95,7\n", file: "p.csv")) { XCTAssertEqual("\($0)", "p.csv:2: 95,7 is not a coordinate (latitude within ±90, longitude within ±180)") }
         XCTAssertThrowsError(try PlacesFile.parse("x,1\n", file: "p.csv")) { XCTAssertTrue("\($0)".hasPrefix("p.csv:1: latitude and longitude must be numbers"), "\($0)") }
         XCTAssertThrowsError(try PlacesFile.parse("\"open,1,2\n", file: "p.csv")) { XCTAssertTrue("\($0)".hasPrefix("p.csv:1: bad CSV quoting"), "\($0)") }

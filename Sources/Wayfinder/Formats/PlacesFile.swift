@@ -10,14 +10,16 @@ public struct PlacesFileError: Error, Equatable, Sendable, CustomStringConvertib
 }
 
 /// Files of named places, the one reader behind `eta --to-file`, `matrix --sources/--destinations`,
-/// `trip --stops-file` and `batch --places`: one place per line as `lat,lon`, `lat,lon,name` or `name,lat,lon`, an
-/// optional header line naming those columns, blank lines ignored, RFC 4180 quotes (`CSV`), a UTF-8 byte-order mark
-/// and CRLF or CR line ends tolerated.
+/// `trip --stops-file`, `batch --places` and the map page's favourites: one place per line as `lat,lon`,
+/// `lat,lon,name` or `name,lat,lon`, optionally followed by a subtitle column (`name,lat,lon,subtitle`), an optional
+/// header line naming those columns, blank lines ignored, RFC 4180 quotes (`CSV`), a UTF-8 byte-order mark and CRLF
+/// or CR line ends tolerated.
 public enum PlacesFile {
     /// The headers a first line may be (lower case, spaces trimmed).
-    static let headers: [[String]] = [["name", "lat", "lon"], ["lat", "lon"], ["lat", "lon", "name"]]
+    static let headers: [[String]] = [["name", "lat", "lon"], ["lat", "lon"], ["lat", "lon", "name"],
+                                      ["name", "lat", "lon", "subtitle"], ["lat", "lon", "name", "subtitle"]]
 
-    /// Reads the file at `path`; `maxNameBytes` bounds names and, with room for the numbers, lines.
+    /// Reads the file at `path`; `maxNameBytes` bounds names and subtitles and, with room for the numbers, lines.
     public static func read(path: String, role: String = "places", maxNameBytes: Int = 1 << 20) throws(PlacesFileError) -> [ETAPlace] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PlacesFileError(file: path, line: nil, message: "cannot read the \(role) file (no such file, or not readable)")
@@ -29,7 +31,7 @@ public enum PlacesFile {
 
     /// The places of a file's text, in order.
     public static func parse(_ text: String, file: String, maxNameBytes: Int = 1 << 20) throws(PlacesFileError) -> [ETAPlace] {
-        let maxLine = maxNameBytes + 256
+        let maxLine = 2 * maxNameBytes + 256
         var line = 1, length = 0, previous: UInt8 = 0
         for byte in text.utf8 {
             if byte == 0x0A || byte == 0x0D {
@@ -38,7 +40,7 @@ public enum PlacesFile {
             } else {
                 length += 1
                 if length > maxLine {
-                    throw PlacesFileError(file: file, line: line, message: "a line longer than a place may be (a name of at most \(maxNameBytes) bytes, --max-name-bytes)")
+                    throw PlacesFileError(file: file, line: line, message: "a line longer than a place may be (a name and a subtitle of at most \(maxNameBytes) bytes each, --max-name-bytes)")
                 }
             }
             previous = byte
@@ -46,17 +48,24 @@ public enum PlacesFile {
         let records: [CSV.Record]
         do { records = try CSV.records(text) } catch { throw PlacesFileError(file: file, line: error.line, message: error.description) }
         var places: [ETAPlace] = []
+        var nameHeader = false   // a `name,lat,lon…` header: three numbers are a name (a house number), then lat,lon
         for (index, record) in records.enumerated() {
             func bad(_ why: String) -> PlacesFileError { PlacesFileError(file: file, line: record.line, message: why) }
             let trimmed = record.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-            if index == 0 && headers.contains(trimmed.map { $0.lowercased() }) { continue }
+            if index == 0, let header = headers.first(where: { $0 == trimmed.map { $0.lowercased() } }) {
+                nameHeader = header[0] == "name"
+                continue
+            }
             let name: String, latText: String, lonText: String
+            let number = { (i: Int) in i < trimmed.count && Coordinate.decimal(trimmed[i]) != nil }
+            let latLonFirst = number(0) && number(1) && !(nameHeader && number(2))
             switch trimmed.count {
             case 2: (name, latText, lonText) = ("", trimmed[0], trimmed[1])
-            case 3 where Coordinate.decimal(trimmed[0]) != nil && Coordinate.decimal(trimmed[1]) != nil: (name, latText, lonText) = (trimmed[2], trimmed[0], trimmed[1])
-            case 3: (name, latText, lonText) = (trimmed[0], trimmed[1], trimmed[2])
-            default: throw bad("expected lat,lon (with an optional name column), got \(trimmed.count) fields")
+            case 3 where latLonFirst, 4 where latLonFirst: (name, latText, lonText) = (trimmed[2], trimmed[0], trimmed[1])
+            case 3, 4: (name, latText, lonText) = (trimmed[0], trimmed[1], trimmed[2])
+            default: throw bad("expected lat,lon (with optional name and subtitle columns), got \(trimmed.count) fields")
             }
+            let subtitle = trimmed.count == 4 ? trimmed[3] : ""
             guard let lat = Coordinate.decimal(latText), let lon = Coordinate.decimal(lonText) else {
                 throw bad("latitude and longitude must be numbers, got '\(latText)' and '\(lonText)'")
             }
@@ -66,7 +75,10 @@ public enum PlacesFile {
             guard name.utf8.count <= maxNameBytes else {
                 throw bad("the name is \(name.utf8.count) bytes long, more than the \(maxNameBytes) a name may have (--max-name-bytes)")
             }
-            places.append(ETAPlace(name: name, coordinate: Coordinate(latitude: lat, longitude: lon)))
+            guard subtitle.utf8.count <= maxNameBytes else {
+                throw bad("the subtitle is \(subtitle.utf8.count) bytes long, more than the \(maxNameBytes) a subtitle may have (--max-name-bytes)")
+            }
+            places.append(ETAPlace(name: name, coordinate: Coordinate(latitude: lat, longitude: lon), subtitle: subtitle))
         }
         return places
     }
