@@ -7,7 +7,15 @@ import Transit
 public struct ETAPlace: Equatable, Sendable {
     public var name: String
     public var coordinate: Coordinate
-    public init(name: String, coordinate: Coordinate) { self.name = name; self.coordinate = coordinate }
+    /// The map's place the name was taken to be, when the place was given by name alone (`StopResolver`).
+    public var place: MapItem?
+    public init(name: String, coordinate: Coordinate, place: MapItem? = nil) { self.name = name; self.coordinate = coordinate; self.place = place }
+
+    /// The `place` member of JSON outputs (`ResolvedStop.placeJSON`), present only for a place found by name.
+    var placeMember: [(String, JSONValue)] {
+        guard let place else { return [] }
+        return [("place", ResolvedStop(text: name, coordinate: coordinate, source: .placeIndex, place: place).placeJSON)]
+    }
 }
 
 /// Travel times from one origin to many places ("ETA to each nearby restaurant"), from a single search.
