@@ -65,6 +65,7 @@ enum MatrixCommand {
         let strict = args.has("--strict-names")
         let sources = try StopNames.places(sourceRows, file: sourcesPath, map: map, strict: strict)
         let destinations = try StopNames.places(destinationRows, file: destinationsPath, map: map, strict: strict)
+        StopNames.report(places: sources + destinations, text: false)
         var request = MatrixRequest(sources: sources, destinations: destinations, transportType: transport,
                                     maximumSnappingDistance: maxSnap, maximumSize: maxSize)
         if transport == .transit {
@@ -77,7 +78,6 @@ enum MatrixCommand {
         do { response = try Matrix(request, map: map).calculate() } catch {
             throw RouteCommand.commandError(error, files: ["source": sourcesPath, "destination": destinationsPath], map: map)
         }
-        StopNames.report(places: sources + destinations, text: false)
         print(format == "json" ? MatrixEncoder.json(response) : MatrixEncoder.csv(response), terminator: format == "json" ? "\n" : "")
     }
 }

@@ -106,6 +106,7 @@ enum RouteCommand {
         }
         let resolved = try StopNames.resolve(stopTexts, map: map, strict: args.has("--strict-names"))
         let stops = resolved.map(\.coordinate)
+        StopNames.report(resolved, text: format == "text")
         let request = DirectionsRequest(stops: stops, transportType: transport, departureDate: depart, arrivalDate: arrive,
                                         requestsAlternateRoutes: alternatives > 0, maximumAlternateRoutes: alternatives,
                                         straightLines: args.has("--straight"), maximumSnappingDistance: maxSnap, timeZone: timeZone)
@@ -113,12 +114,10 @@ enum RouteCommand {
         do {
             if etaOnly {
                 let eta = try directions.calculateETA()
-                StopNames.report(resolved, text: format == "text")
                 print(format == "json" ? RouteJSONEncoder().encodeETA(eta, places: resolved) : TextEncoder().encodeETA(eta))
                 return
             }
             let response = try directions.calculate()
-            StopNames.report(resolved, text: format == "text")
             switch format {
             case "json": print(RouteJSONEncoder().encode(response, places: resolved))
             case "geojson": print(GeoJSONEncoder().encode(response))
@@ -167,6 +166,8 @@ enum RouteCommand {
         let from = try StopNames.resolve(option: "--from", fromText, map: map, strict: strict)
         let origin = from.coordinate
         let places = try StopNames.places(rows, file: placesPath, map: map, strict: strict, near: origin)
+        StopNames.report([from], text: format == "text")
+        StopNames.report(places: places, text: format == "text")
         // By transit, times without an offset are the feed's local time unless --time-zone says otherwise.
         let timeZone = transport == .transit && args.value("--time-zone") == nil ? (map.transitTimeZone ?? .current)
             : try parseTimeZone(args.value("--time-zone"))
@@ -189,8 +190,6 @@ enum RouteCommand {
         }
         let entries = args.has("--sort") ? response.sortedByETA : response.entries
         let transit = transport == .transit
-        StopNames.report([from], text: format == "text")
-        StopNames.report(places: places, text: format == "text")
         switch format {
         case "json": print(ETAListEncoder.json(entries, timeZone: timeZone, transit: transit))
         case "csv": print(ETAListEncoder.csv(entries, timeZone: timeZone, transit: transit), terminator: "")

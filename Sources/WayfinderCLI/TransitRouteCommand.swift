@@ -25,6 +25,7 @@ enum TransitRouteCommand {
         }
         let resolved = try StopNames.resolve(stopTexts, map: map, strict: args.has("--strict-names"))
         let stops = resolved.map(\.coordinate)
+        StopNames.report(resolved, text: format == "text")
         // Times without an offset are the feed's local time (its first agency's zone) unless --time-zone says otherwise.
         let zone: TimeZone
         if let name = args.value("--time-zone") { zone = try RouteCommand.parseTimeZone(name) } else {
@@ -49,7 +50,6 @@ enum TransitRouteCommand {
             default: throw RouteCommand.commandError(error, files: [:], map: map)
             }
         }
-        StopNames.report(resolved, text: format == "text")
         if etaOnly {
             print(format == "json" ? TransitJSONEncoder().encodeETA(trip, places: resolved) : TransitTextEncoder().encodeETA(trip), terminator: format == "json" ? "\n" : "")
             return

@@ -75,6 +75,7 @@ enum TripCommand {
             resolved = try StopNames.resolve(args.positionals, map: map, strict: strict)
         }
         let stops = resolved.map(\.coordinate)
+        StopNames.report(resolved, text: format == "text")
         if transport == .transit && !map.hasTimetable {
             throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
         }
@@ -88,13 +89,11 @@ enum TripCommand {
         if transport == .transit {
             let answer: TransitTripResponse
             do { answer = try Trip(request, map: map).calculateTransit() } catch { throw RouteCommand.commandError(error, files: [:], map: map) }
-            StopNames.report(resolved, text: format == "text")
             print(format == "json" ? TripEncoder.json(answer, places: resolved) : TripEncoder.text(answer), terminator: format == "json" ? "\n" : "")
             return
         }
         let trip: TripResponse
         do { trip = try Trip(request, map: map).calculate() } catch { throw RouteCommand.commandError(error, files: [:], map: map) }
-        StopNames.report(resolved, text: format == "text")
         switch format {
         case "json": print(TripEncoder.json(trip, places: resolved))
         case "geojson": print(GeoJSONEncoder().encode(trip.directions))
