@@ -86,7 +86,7 @@ public struct StopResolutionError: Error, Equatable, Sendable, CustomStringConve
 /// read a stop: `lat,lon` first; else a name of the places file, when one is given; else a search of the map's
 /// place index for the name, taking the best match near the previous stop (the map's centre for the first).
 ///
-/// "Best" is, in order: a match of the whole name (the name or one of its other names folds to exactly the words
+/// Route relations are never taken (their centre is a point somewhere along the line). "Best" is, in order: a match of the whole name (the name or one of its other names folds to exactly the words
 /// given) before any other; then the higher text score (`PlaceMatch.textScore`: exact words before beginnings
 /// before near spellings, the name before other names before the address); then the nearer to the reference point.
 /// With `strictNames`, a name whose best matches (the same whole-name rank and text score) lie more than
@@ -191,6 +191,7 @@ public struct StopResolver: Sendable {
         var candidates: [Candidate] = []
         for match in local + anywhere where seen.insert(match.place).inserted {
             let place = index.place(match.place)
+            if !Self.canBeStop(place) { continue }
             let whole = ([place.name] + place.otherNames).contains { PlaceTextFolding.tokens(of: $0) == words }
             let point = Coordinate(latitude: place.latitude, longitude: place.longitude)
             candidates.append(Candidate(place: place, whole: whole, text: Int((match.textScore * 1000).rounded()),
@@ -213,24 +214,56 @@ public struct StopResolver: Sendable {
         return ResolvedStop(text: text, coordinate: best.coordinate, source: .placeIndex, place: best.item)
     }
 
-    /// The names to suggest for a name that matches nothing: each word replaced by the index's nearest spelling
-    /// (up to 3 edits), and the places those words find (up to 5 names).
+    /// The names to suggest for a name that matches nothing: the places found with each word replaced by the
+    /// index's nearest spellings (up to 3 edits), and by each word on its own, ranked by how few edits turn their
+    /// folded name into the folded text given; up to 5.
     private func suggestions(for name: String, searcher: PlaceSearcher, near: (latitude: Double, longitude: Double)) -> [String] {
         let words = name.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-        let closest = words.map { searcher.closestTokens(to: $0, maxDistance: 3, limit: 3) }
-        var queries: [String] = []
-        let corrected = zip(words, closest).map { word, tokens in tokens.first?.token ?? word }
-        queries.append(corrected.joined(separator: " "))
-        if words.count == 1 { queries += closest[0].dropFirst().map(\.token) }
-        var names: [String] = []
-        for query in queries {
-            let matches = (try? searcher.search(PlaceQuery(query, near: near, limit: 5))) ?? []
-            for m in matches {
-                let title = searcher.index.place(m.place).title
-                if !names.contains(title) { names.append(title) }
+        let closest = words.map { searcher.closestTokens(to: $0, maxDistance: 3, limit: 3).map(\.token) }
+        let corrected = zip(words, closest).map { word, tokens in tokens.first ?? word }
+        var queries = [corrected.joined(separator: " ")]
+        for (i, alternatives) in closest.enumerated() {
+            for token in alternatives.dropFirst() {
+                var query = corrected
+                query[i] = token
+                queries.append(query.joined(separator: " "))
             }
         }
-        return Array(names.prefix(5))
+        if words.count > 1 { queries += words.filter { $0.count >= 3 } + corrected }
+        var titles: [String] = []
+        var seen = Set<[UInt8]>()
+        for query in queries {
+            for m in (try? searcher.search(PlaceQuery(query, near: near, limit: 10))) ?? [] {
+                let place = searcher.index.place(m.place)
+                guard Self.canBeStop(place) else { continue }
+                let title = place.title
+                if seen.insert(Self.folded(title)).inserted { titles.append(title) }
+            }
+        }
+        let target = Self.folded(name)
+        let ranked = titles.enumerated().map { (Self.editDistance(Self.folded($0.element), target), $0.offset, $0.element) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        return ranked.prefix(5).map(\.2)
+    }
+
+    /// Whether a place can stand for a stop: not a route relation ("Bus 39: Bismarckplatz => Rohrbach"), whose
+    /// centre lies somewhere along a line that may be kilometres long.
+    static func canBeStop(_ place: Place) -> Bool { place.categoryKey != "route" }
+
+    /// The folded words of a text joined by spaces ("Stade Louis II" → "stade louis ii").
+    static func folded(_ text: String) -> [UInt8] { Array(PlaceTextFolding.tokens(of: text).joined(separator: [0x20])) }
+
+    /// Levenshtein distance between two byte strings.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count), current = Array(repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
     }
 
     /// Great-circle metres between two points.
