@@ -109,6 +109,8 @@ public final class JobReader {
     public let limits: BatchLimits
     private let lines: LineReader
     private let places: PlaceBook
+    /// Looks up stops given as place names on the map (nil: only `lat,lon` and the names of `places`).
+    private let resolver: StopResolver?
     private let timeZone: TimeZone
     private var columns: [String: Int] = [:]
     /// Lines read but not yet used (read ahead for a multi-line CSV record that did not make a job).
@@ -120,11 +122,15 @@ public final class JobReader {
     /// Most lines a quoted CSV field may span.
     static let maxRecordLines = 100
 
-    /// Opens `path` and detects its format from its first non-blank line; throws when it is neither.
-    public init(path: String, places: PlaceBook = PlaceBook(), timeZone: TimeZone = .current, limits: BatchLimits = BatchLimits()) throws {
+    /// Opens `path` and detects its format from its first non-blank line; throws when it is neither. With
+    /// `resolver`, a stop that is neither `lat,lon` nor a name of `places` is looked up on its map (near the stop
+    /// before; `strictNames` from the resolver unless a job says `"strictNames"`).
+    public init(path: String, places: PlaceBook = PlaceBook(), resolver: StopResolver? = nil, timeZone: TimeZone = .current,
+                limits: BatchLimits = BatchLimits()) throws {
         lines = try LineReader(path: path)
         lines.maxLineBytes = limits.maxRowBytes
         self.places = places
+        self.resolver = resolver
         self.timeZone = timeZone
         self.limits = limits
         var first: String? = nil
@@ -197,7 +203,7 @@ public final class JobReader {
         guard let id = field("id") else { return .bad(id: "line \(line)", line: line, message: "line \(line): no id") }
         if let tooLong = longID(id, line: line) { return tooLong }
         let stopTexts = (field("stops") ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return build(id: id, mode: field("mode"), depart: field("depart"), arrive: field("arrive"), stops: stopTexts.map { .text($0) }, line: line)
+        return build(id: id, mode: field("mode"), depart: field("depart"), arrive: field("arrive"), stops: stopTexts.map { .text($0) }, strictNames: nil, line: line)
     }
 
     private enum StopValue { case text(String), pair(Double, Double), invalid(String) }
@@ -218,6 +224,11 @@ public final class JobReader {
         let (mode, okMode) = string("mode"), (depart, okDepart) = string("depart"), (arrive, okArrive) = string("arrive")
         guard okMode, okDepart, okArrive else { return .bad(id: id, line: line, message: "line \(line): mode, depart and arrive must be strings") }
         guard let array = object["stops"] as? [Any] else { return .bad(id: id, line: line, message: "line \(line): stops must be an array") }
+        var strictNames: Bool? = nil
+        if let value = object["strictNames"], !(value is NSNull) {
+            guard let flag = value as? Bool else { return .bad(id: id, line: line, message: "line \(line): strictNames must be true or false") }
+            strictNames = flag
+        }
         let stops: [StopValue] = array.map { value in
             if let s = value as? String { return .text(s) }
             if let pair = value as? [Any], pair.count == 2, let lat = (pair[0] as? NSNumber)?.doubleValue, let lon = (pair[1] as? NSNumber)?.doubleValue {
@@ -225,7 +236,7 @@ public final class JobReader {
             }
             return .invalid("\(value)")
         }
-        return build(id: id, mode: mode, depart: depart, arrive: arrive, stops: stops, line: line)
+        return build(id: id, mode: mode, depart: depart, arrive: arrive, stops: stops, strictNames: strictNames, line: line)
     }
 
     /// A bad row for an id longer than the limit (the row gets the id `line N`), or nil.
@@ -234,7 +245,7 @@ public final class JobReader {
         return .bad(id: "line \(line)", line: line, message: "line \(line): the id is \(id.utf8.count) bytes long, more than the \(limits.maxNameBytes) an id may have (raise it with --max-name-bytes)")
     }
 
-    private func build(id: String, mode: String?, depart: String?, arrive: String?, stops: [StopValue], line: Int) -> BatchItem {
+    private func build(id: String, mode: String?, depart: String?, arrive: String?, stops: [StopValue], strictNames: Bool?, line: Int) -> BatchItem {
         func bad(_ message: String) -> BatchItem { .bad(id: id, line: line, message: "line \(line): \(message)") }
         guard stops.count <= limits.maxStops else {
             return bad("\(stops.count) stops, more than the \(limits.maxStops) a job may have (raise it with --max-stops)")
@@ -254,7 +265,10 @@ public final class JobReader {
             do { arriveDate = try ISO8601.date(from: arrive, timeZone: timeZone) } catch { return bad("arrive \(error.description)") }
         }
         var coordinates: [Coordinate] = []
+        var resolved: [ResolvedStop] = []
+        var byName = false
         for (i, stop) in stops.enumerated() {
+            defer { if resolved.count < coordinates.count, let c = coordinates.last { resolved.append(ResolvedStop(text: "", coordinate: c, source: .coordinate)) } }
             switch stop {
             case let .pair(lat, lon):
                 do { coordinates.append(try Coordinate(checkedLatitude: lat, longitude: lon)) } catch { return bad("stop \(i + 1) \(error.description)") }
@@ -265,13 +279,24 @@ public final class JobReader {
                 }
                 if let c = places.places[text] { coordinates.append(c); continue }
                 do { coordinates.append(try Coordinate(parsing: text)) } catch {
-                    if error.reason.hasPrefix("is not") { return bad("stop \(i + 1) '\(text)' is not lat,lon nor a place in --places") }
-                    return bad("stop \(i + 1) \(error.description)")
+                    guard error.reason.hasPrefix("is not") else { return bad("stop \(i + 1) \(error.description)") }
+                    guard var resolver else { return bad("stop \(i + 1) '\(text)' is not lat,lon nor a place in --places") }
+                    if let strictNames { resolver.strictNames = strictNames }
+                    do {
+                        let stop = try resolver.resolve(text, near: coordinates.last)
+                        coordinates.append(stop.coordinate); resolved.append(stop); byName = true
+                    } catch {
+                        var e = error
+                        e.stopIndex = i
+                        return bad(e.description)
+                    }
                 }
             }
         }
         guard coordinates.count >= 2 else { return bad("a job needs at least two stops, got \(coordinates.count)") }
-        return .job(BatchJob(id: id, mode: modeName, depart: departDate, arrive: arriveDate, stops: coordinates, line: line))
+        var job = BatchJob(id: id, mode: modeName, depart: departDate, arrive: arriveDate, stops: coordinates, line: line)
+        if byName { job.places = resolved }
+        return .job(job)
     }
 }
 

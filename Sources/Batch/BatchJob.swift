@@ -14,6 +14,9 @@ public struct BatchJob: Equatable, Sendable {
     public var stops: [Coordinate]
     /// The input line the job came from (1-based), for error messages.
     public var line: Int
+    /// Every stop as resolved, when any was given as a place name of the map (empty otherwise): rows say which
+    /// place each name was taken to be.
+    public var places: [ResolvedStop] = []
 
     public init(id: String, mode: String? = nil, depart: Date? = nil, arrive: Date? = nil, stops: [Coordinate], line: Int) {
         self.id = id; self.mode = mode; self.depart = depart; self.arrive = arrive; self.stops = stops; self.line = line

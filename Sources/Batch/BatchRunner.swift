@@ -68,23 +68,24 @@ public struct BatchRowFormatter: Sendable {
         }
     }
 
-    /// The row of a job routed in full (geometry and steps as the options ask).
-    public func success(id: String, result: RouteResult) -> BatchRow {
+    /// The row of a job routed in full (geometry and steps as the options ask); `places`, the job's stops when any
+    /// was given by name, add a `places` member to an NDJSON row (`ResolvedStop.placeJSON`).
+    public func success(id: String, result: RouteResult, places: [ResolvedStop] = []) -> BatchRow {
         let route = result.routes[0]
-        return row(id: id, eta: result.eta, route: route)
+        return row(id: id, eta: result.eta, route: route, places: places)
     }
 
     /// The row of a job answered by an ETA alone (options with no geometry and no steps): the same text as
     /// `success(id:result:)` writes for that job's full route.
-    public func success(id: String, eta: ETASummary) -> BatchRow {
-        row(id: id, eta: eta, route: nil)
+    public func success(id: String, eta: ETASummary, places: [ResolvedStop] = []) -> BatchRow {
+        row(id: id, eta: eta, route: nil, places: places)
     }
 
     /// Whether these options need a full route (geometry or steps), not just an ETA.
     public var needsFullRoute: Bool { options.geometry != .none || options.steps }
 
     /// A success row from the totals and each leg's; the geometry and steps, as the options ask, from `route`.
-    private func row(id: String, eta: ETASummary, route: Route?) -> BatchRow {
+    private func row(id: String, eta: ETASummary, route: Route?, places: [ResolvedStop]) -> BatchRow {
         switch options.format {
         case .ndjson:
             var w = JSONWriter(capacity: 512)
@@ -111,6 +112,7 @@ public struct BatchRowFormatter: Sendable {
             }
             w.endArray()
             w.key("message"); w.string("")
+            if !places.isEmpty { w.key("places"); w.raw(JSONValue.array(places.map(\.placeJSON)).encoded()) }
             w.key("status"); w.string("ok")
             if let route, options.steps {
                 w.key("steps"); w.beginArray()
@@ -157,8 +159,8 @@ public func routeJob(_ job: BatchJob, map: OfflineMap, formatter: BatchRowFormat
     do {
         let directions = Directions(request, map: map)
         // Without geometry and steps a row needs only times and distances: the ETA path lays out no route.
-        guard formatter.needsFullRoute else { return formatter.success(id: job.id, eta: try directions.calculateETA()) }
-        return formatter.success(id: job.id, result: try directions.calculate())
+        guard formatter.needsFullRoute else { return formatter.success(id: job.id, eta: try directions.calculateETA(), places: job.places) }
+        return formatter.success(id: job.id, result: try directions.calculate(), places: job.places)
     } catch {
         let status: String
         switch error {

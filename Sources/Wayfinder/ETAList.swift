@@ -9,7 +9,17 @@ public struct ETAPlace: Equatable, Sendable {
     public var coordinate: Coordinate
     /// A second line describing the place (`restaurant, Rue Grimaldi 12`), empty when there is none.
     public var subtitle: String
-    public init(name: String, coordinate: Coordinate, subtitle: String = "") { self.name = name; self.coordinate = coordinate; self.subtitle = subtitle }
+    /// The map's place the name was taken to be, when the place was given by name alone (`StopResolver`).
+    public var place: MapItem?
+    public init(name: String, coordinate: Coordinate, subtitle: String = "", place: MapItem? = nil) {
+        self.name = name; self.coordinate = coordinate; self.subtitle = subtitle; self.place = place
+    }
+
+    /// The `place` member of JSON outputs (`ResolvedStop.placeJSON`), present only for a place found by name.
+    var placeMember: [(String, JSONValue)] {
+        guard let place else { return [] }
+        return [("place", ResolvedStop(text: name, coordinate: coordinate, source: .placeIndex, place: place).placeJSON)]
+    }
 }
 
 /// Travel times from one origin to many places ("ETA to each nearby restaurant"), from a single search.

@@ -51,7 +51,7 @@ public enum ETAListEncoder {
                 ("query", .coordinateObject(entry.place.coordinate)),
                 ("snappingDistance", entry.waypoint.map { .number($0.snappingDistance, decimals: 1) } ?? .null),
                 ("status", .string(entry.status.rawValue)),
-            ]
+            ] + entry.place.placeMember
             if transit { fields += transitFields(entry, timeZone: timeZone); fields.sort { $0.0 < $1.0 } }
             return .object(fields)
         }

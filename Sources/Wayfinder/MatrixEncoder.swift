@@ -25,7 +25,7 @@ public enum MatrixEncoder {
     public static func json(_ response: MatrixResponse) -> String {
         func place(_ p: ETAPlace, _ w: Waypoint) -> JSONValue {
             .object([("location", .coordinateObject(w.location)), ("name", .string(p.name)), ("query", .coordinateObject(p.coordinate)),
-                     ("snappingDistance", .number(w.snappingDistance, decimals: 1))])
+                     ("snappingDistance", .number(w.snappingDistance, decimals: 1))] + p.placeMember)
         }
         func rows(_ value: (Int, Int) -> Double?) -> JSONValue {
             let m = response.matrix

@@ -17,13 +17,14 @@ public struct RouteJSONEncoder: Sendable {
     /// Precision of every `polyline` string (encoded polyline, "polyline6").
     public static let polylinePrecision = 6
 
-    /// The whole result: mode, dates, waypoints and routes with legs and steps.
-    public func encode(_ result: RouteResult) -> String {
-        document(result).serialized(pretty: prettyPrinted)
+    /// The whole result: mode, dates, waypoints and routes with legs and steps; `places`, the stops as resolved
+    /// (`StopResolver`), add a `places` member when any was given by name.
+    public func encode(_ result: RouteResult, places: [ResolvedStop] = []) -> String {
+        document(result, places: places).serialized(pretty: prettyPrinted)
     }
 
     /// The result as a JSON value, for documents that embed it (trips).
-    func document(_ result: RouteResult) -> JSONValue {
+    func document(_ result: RouteResult, places: [ResolvedStop] = []) -> JSONValue {
         let tz = result.timeZone
         let routes: [JSONValue] = result.routes.enumerated().map { index, route in
             let dates = result.expectedDates(forRoute: index)
@@ -47,18 +48,18 @@ public struct RouteJSONEncoder: Sendable {
             ("expectedArrivalDate", .string(ISO8601.string(result.expectedArrivalDate, in: tz))),
             ("waypoints", .array(result.waypoints.map(Self.waypoint))),
             ("routes", .array(routes)),
-        ])
+        ] + ResolvedStop.placesMember(places))
         return document
     }
 
     /// An ETA alone: `{"distance","expectedArrivalDate","expectedDepartureDate","expectedTravelTime"}`.
-    public func encodeETA(_ eta: ETASummary) -> String {
+    public func encodeETA(_ eta: ETASummary, places: [ResolvedStop] = []) -> String {
         let document: JSONValue = .object([
             ("distance", .number(eta.distance, decimals: 1)),
             ("expectedTravelTime", .number(eta.expectedTravelTime, decimals: 1)),
             ("expectedDepartureDate", .string(ISO8601.string(eta.expectedDepartureDate, in: eta.timeZone))),
             ("expectedArrivalDate", .string(ISO8601.string(eta.expectedArrivalDate, in: eta.timeZone))),
-        ])
+        ] + ResolvedStop.placesMember(places))
         return document.serialized(pretty: prettyPrinted)
     }
 

@@ -12,7 +12,7 @@ public struct TransitJSONEncoder: Sendable {
     public init(prettyPrinted: Bool = false) { self.prettyPrinted = prettyPrinted }
 
     /// The whole trip.
-    public func encode(_ trip: TransitTrip) -> String {
+    public func encode(_ trip: TransitTrip, places: [ResolvedStop] = []) -> String {
         let tz = trip.timeZone
         let document: JSONValue = .object(Self.summary(trip) + [
             ("mode", .string("transit")),
@@ -21,13 +21,13 @@ public struct TransitJSONEncoder: Sendable {
             ("legs", .array(trip.plans.map { plan in
                 .object([("best", .int(plan.best)), ("itineraries", .array(plan.itineraries.map { Self.itinerary($0, tz) }))])
             })),
-        ])
+        ] + ResolvedStop.placesMember(places))
         return document.serialized(pretty: prettyPrinted)
     }
 
     /// The ETA alone: departure, arrival, travel time, walking distance, transfers.
-    public func encodeETA(_ trip: TransitTrip) -> String {
-        JSONValue.object(Self.summary(trip) + [("mode", .string("transit"))]).serialized(pretty: prettyPrinted)
+    public func encodeETA(_ trip: TransitTrip, places: [ResolvedStop] = []) -> String {
+        JSONValue.object(Self.summary(trip) + [("mode", .string("transit"))] + ResolvedStop.placesMember(places)).serialized(pretty: prettyPrinted)
     }
 
     static func summary(_ trip: TransitTrip) -> [(String, JSONValue)] {

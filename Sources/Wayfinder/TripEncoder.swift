@@ -25,7 +25,8 @@ public enum TripEncoder {
     /// `{"trip": {"order", "shape", "expectedTravelTime", "distance", "givenOrderTravelTime", "saving"}, "directions": …}`
     /// with `directions` as `RouteJSONEncoder` writes a route (waypoints in visiting order); `order` is 0-based.
     /// One line, sorted keys (docs/schemas/trip.schema.json).
-    public static func json(_ trip: TripResponse) -> String {
+    /// `places`: the stops as given, resolved (`StopResolver`); a `places` member when any was given by name.
+    public static func json(_ trip: TripResponse, places: [ResolvedStop] = []) -> String {
         let route = trip.directions.routes[0]
         let summary: JSONValue = .object([
             ("order", .array(trip.order.map { .int($0) })),
@@ -35,7 +36,8 @@ public enum TripEncoder {
             ("givenOrderTravelTime", trip.givenOrderTravelTime.map { .number($0, decimals: 1) } ?? .null),
             ("saving", trip.saving.map { .number($0, decimals: 1) } ?? .null),
         ])
-        let document: JSONValue = .object([("trip", summary), ("directions", RouteJSONEncoder().document(trip.directions))])
+        let document: JSONValue = .object([("trip", summary), ("directions", RouteJSONEncoder().document(trip.directions))]
+                                          + ResolvedStop.placesMember(places))
         return document.serialized()
     }
 
@@ -54,7 +56,7 @@ public enum TripEncoder {
 
     /// A transit trip as JSON: `trip` (`order`, `shape`, `expectedTravelTime` s, `walkingDistance` m, `rides`) and
     /// `directions` (the document of `route --mode transit --format json`).
-    public static func json(_ answer: TransitTripResponse) -> String {
+    public static func json(_ answer: TransitTripResponse, places: [ResolvedStop] = []) -> String {
         let trip = answer.trip
         let summary: JSONValue = .object([
             ("order", .array(answer.order.map { .int($0) })),
@@ -64,6 +66,7 @@ public enum TripEncoder {
             ("rides", .int(trip.rides)),
         ])
         // Sorted keys: the transit document (already serialized) first, then the summary.
-        return "{\"directions\":" + TransitJSONEncoder().encode(trip) + ",\"trip\":" + summary.serialized() + "}"
+        let placesText = ResolvedStop.placesMember(places).first.map { ",\"places\":" + $0.1.serialized() } ?? ""
+        return "{\"directions\":" + TransitJSONEncoder().encode(trip) + placesText + ",\"trip\":" + summary.serialized() + "}"
     }
 }

@@ -10,7 +10,7 @@ enum BatchCommand {
     static let usage = """
     usage: wayfinder batch --graph G.wfg --input JOBS --output RESULTS [--threads N] [--geometry none|polyline|polyline6|geojson]
                            [--steps] [--format ndjson|csv] [--places FILE] [--resume] [--shard K/N] [--time-zone ZONE]
-                           [--mode car|foot] [--depart T] [--max-snap M] [--max-stops N] [--max-name-bytes N] [--quiet]
+                           [--mode car|foot] [--depart T] [--max-snap M] [--max-stops N] [--max-name-bytes N] [--strict-names] [--quiet]
 
     Routes a file of jobs, one result row per job in input order, on all cores.
 
@@ -23,7 +23,11 @@ enum BatchCommand {
       --geometry G          each route's geometry: none (default), polyline, polyline6 (encoded strings) or geojson
       --steps               add each route's turn-by-turn steps
       --format F            ndjson (default) or csv
-      --places FILE         name,lat,lon lines: stops may be given by name
+      --places FILE         name,lat,lon lines: stops may be given by these names (looked up first); any other
+                            name is a place of the map, the best match near the stop before (NDJSON rows then
+                            get `places`, saying which place each name was taken to be)
+      --strict-names        a name that several places far apart match equally well fails its job, listing them
+                            (an NDJSON job's "strictNames": true or false overrides it)
       --resume              keep the rows already in --output and append the jobs after them (the output's rows are the
                             first jobs, in order; a torn or garbage row and all after it are routed again; an output of
                             another --format, --geometry or --steps is refused)
@@ -44,7 +48,7 @@ enum BatchCommand {
         let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--input", "-i", "--output", "-o", "--threads", "--geometry", "--format",
                                                         "--places", "--shard", "--time-zone", "--mode", "--depart", "--max-snap", "--window",
                                                         "--max-stops", "--max-name-bytes"],
-                                    switches: ["--steps", "--resume", "--quiet", "-q", "-h", "--help"])
+                                    switches: ["--steps", "--resume", "--strict-names", "--quiet", "-q", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
         guard let input = args.value("--input") ?? args.value("-i") else { throw CommandError.usage("--input JOBS is required\n\n\(usage)") }
@@ -93,12 +97,15 @@ enum BatchCommand {
         if let p = args.value("--places") {
             do { places = try PlaceBook(contentsOfFile: p, limits: limits) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
         }
-        let reader: JobReader
-        do { reader = try JobReader(path: input, places: places, timeZone: options.timeZone, limits: limits) } catch {
-            throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
-        }
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let reader: JobReader
+        do {
+            reader = try JobReader(path: input, places: places, resolver: StopResolver(map: map, strictNames: args.has("--strict-names")),
+                                   timeZone: options.timeZone, limits: limits)
+        } catch {
+            throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
+        }
         var done: [String] = []
         var needHeader = true
         if args.has("--resume") && FileManager.default.fileExists(atPath: output) {

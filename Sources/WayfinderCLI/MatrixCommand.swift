@@ -6,13 +6,15 @@ enum MatrixCommand {
     static let usage = """
     usage: wayfinder matrix --graph G.wfg [--mode car|foot|transit] --sources FILE --destinations FILE [--format csv|json]
                             [--max-size N] [--max-snap M] [--depart T] [--time-zone ZONE] [--max-transfers N] [--max-walk M]
+                            [--strict-names]
 
     Durations and distances from every source to every destination.
 
       -g, --graph G        the graph file (from wayfinder import)
       --mode MODE          car (default), foot, or transit (needs a graph imported with --gtfs, and --depart)
       --sources FILE       places to start from, one `lat,lon` per line (optional name column, `lat,lon,name` or
-                           `name,lat,lon`; optional header line; RFC 4180 quotes); duplicates are fine
+                           `name,lat,lon`; or a place name alone, the best match near the line before; optional
+                           header line; RFC 4180 quotes); duplicates are fine
       --destinations FILE  places to reach, in the same form (the same file as --sources gives a square matrix)
       --format F           csv (default: a row per pair, `source,destination,source_name,destination_name,duration_s,distance_m`)
                            or json (`durations` and `distances` as rows of seconds and metres, null for no route)
@@ -22,6 +24,7 @@ enum MatrixCommand {
       --time-zone ZONE     (transit) IANA zone for --depart without an offset (default: the feed's)
       --max-transfers N    (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M         (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
+      --strict-names       a name that several places far apart match equally well is an error listing them
 
     A pair with no route gets empty cells (csv) or null (json); it is not an error. Without contraction hierarchies
     in the graph file (imported with --no-ch) one Dijkstra runs per source instead. By transit each cell is the
@@ -32,7 +35,7 @@ enum MatrixCommand {
     static func run(_ arguments: [String]) throws {
         let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--mode", "--sources", "--destinations", "--format", "--max-size", "--max-snap",
                                                         "--depart", "--time-zone", "--max-transfers", "--max-walk"],
-                                    switches: ["-h", "--help"])
+                                    switches: ["--strict-names", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard args.positionals.isEmpty else { throw CommandError.usage("matrix takes no stops on the command line (got '\(args.positionals[0])'); use --sources and --destinations\n\n\(usage)") }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
@@ -51,14 +54,18 @@ enum MatrixCommand {
             throw CommandError.usage("a matrix by transit needs --depart T: transit travel times depend on when you leave")
         }
         let transitOptions = transport == .transit ? try TransitRouteCommand.transitOptions(args) : TransitOptions()
-        let sources = try PlacesFile.read(sourcesPath, role: "sources")
-        let destinations = try PlacesFile.read(destinationsPath, role: "destinations")
-        if sources.count > maxSize || destinations.count > maxSize {
-            throw CommandError(message: "a matrix of \(sources.count) × \(destinations.count) places is larger than the limit of \(maxSize) × \(maxSize) (--max-size)",
+        let sourceRows = try StopNames.rows(sourcesPath, role: "sources")
+        let destinationRows = try StopNames.rows(destinationsPath, role: "destinations")
+        if sourceRows.count > maxSize || destinationRows.count > maxSize {
+            throw CommandError(message: "a matrix of \(sourceRows.count) × \(destinationRows.count) places is larger than the limit of \(maxSize) × \(maxSize) (--max-size)",
                                exitCode: ExitCode.badInput)
         }
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let strict = args.has("--strict-names")
+        let sources = try StopNames.places(sourceRows, file: sourcesPath, map: map, strict: strict)
+        let destinations = try StopNames.places(destinationRows, file: destinationsPath, map: map, strict: strict)
+        StopNames.report(places: sources + destinations, text: false)
         var request = MatrixRequest(sources: sources, destinations: destinations, transportType: transport,
                                     maximumSnappingDistance: maxSnap, maximumSize: maxSize)
         if transport == .transit {

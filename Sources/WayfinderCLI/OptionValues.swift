@@ -38,11 +38,3 @@ enum OptionValue {
 
     private static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
 }
-
-extension PlacesFile {
-    /// The places of a file given on the command line (`eta --to-file`, `matrix`, `trip --stops-file`), read by
-    /// Wayfinder's one places-file reader; its errors name the file and line and end with exit code 3.
-    static func read(_ path: String, role: String = "places") throws -> [ETAPlace] {
-        do { return try read(path: path, role: role) } catch { throw CommandError(message: error.description, exitCode: ExitCode.badInput) }
-    }
-}

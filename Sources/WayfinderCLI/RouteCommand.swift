@@ -7,11 +7,12 @@ enum RouteCommand {
     static let routeUsage = """
     usage: wayfinder route --graph G.wfg [--mode car|foot|transit] [--depart T | --arrive T] [--alternatives N] [--straight]
                            [--format text|json|geojson|gpx|polyline|polyline6] [--time-zone ZONE] [--max-snap M]
-                           [--max-transfers N] [--max-walk M] [--] STOP STOP [STOP…]
+                           [--max-transfers N] [--max-walk M] [--strict-names] [--] STOP STOP [STOP…]
 
     Directions through the stops in order, leg by leg, with geometry and turn-by-turn steps.
 
-      STOP               lat,lon in degrees (e.g. 39.4667,-87.4139); each snaps to the nearest road the mode may use
+      STOP               lat,lon in degrees (e.g. 39.4667,-87.4139), or a place name (Bismarckplatz): the best match
+                         near the stop before (the map's centre for the first); each snaps to the nearest road the mode may use
       -g, --graph G      the graph file (from wayfinder import)
       --mode MODE        car (default), foot, or transit (needs a graph imported with --gtfs)
       --depart T         leave at T (default: now); T is ISO 8601: 2026-12-01T08:30, 2026-12-01T08:30:00-05:00, …Z, or "now"
@@ -23,6 +24,7 @@ enum RouteCommand {
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
+      --strict-names     a name that several places far apart match equally well is an error listing them
       --                 ends the options: what follows are stops, even when they start with - (-30.03,-51.21)
 
     With --format json, errors are JSON on standard error. Exit codes: 0 ok, 2 bad usage, 3 bad input (graph file),
@@ -32,7 +34,8 @@ enum RouteCommand {
     /// `wayfinder eta --help`.
     static let etaUsage = """
     usage: wayfinder eta --graph G.wfg [--mode car|foot|transit] [--depart T | --arrive T] [--format text|json]
-                         [--time-zone ZONE] [--max-snap M] [--max-transfers N] [--max-walk M] [--] STOP STOP [STOP…]
+                         [--time-zone ZONE] [--max-snap M] [--max-transfers N] [--max-walk M] [--strict-names]
+                         [--] STOP STOP [STOP…]
            wayfinder eta --graph G.wfg --from STOP --to-file PLACES [--mode car|foot|transit] [--depart T] [--sort]
                          [--depart-window W] [--format text|json|csv] [--time-zone ZONE] [--max-snap M]
                          [--max-transfers N] [--max-walk M]
@@ -41,7 +44,7 @@ enum RouteCommand {
     with --from and --to-file, one search from the origin to every place of a file (by transit each place also gets
     its rides, metres walked and first boarding, each equal to the pair's own eta --mode transit).
 
-      STOP               lat,lon in degrees (e.g. 39.4667,-87.4139)
+      STOP               lat,lon in degrees (e.g. 39.4667,-87.4139), or a place name (as route)
       -g, --graph G      the graph file (from wayfinder import)
       --mode MODE        car (default), foot, or transit (needs a graph imported with --gtfs)
       --depart T         leave at T (default: now); ISO 8601 (2026-12-01T08:30, with or without an offset) or "now"
@@ -51,22 +54,24 @@ enum RouteCommand {
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
-      --from STOP        the origin of a one-to-many ETA list
-      --to-file PLACES   places to list, one `name,lat,lon` or `lat,lon[,name]` per line (optional header; RFC 4180
-                         quotes); each gets its travel time, distance and arrival from one search from --from
+      --from STOP        the origin of a one-to-many ETA list (lat,lon or a place name)
+      --to-file PLACES   places to list, one `name,lat,lon`, `lat,lon[,name]` or a name alone per line (optional
+                         header; RFC 4180 quotes); each gets its travel time, distance and arrival from one search from --from
       --sort             (with --to-file) sort the places by ETA, unreachable ones last
       --depart-window W  (transit, with --to-file) also each place's best, median and worst travel time over
                          departures from --depart to W later (30m, 2h, 900s; more than 0, at most 24h)
+      --strict-names     a name that several places far apart match equally well is an error listing them
       --                 ends the options: what follows are stops, even when they start with -
 
-    With --format json, errors are JSON on standard error. Exit codes: 0 ok, 2 bad usage, 3 bad input (graph file,
+    With --format json, errors are JSON on standard error. Exit codes: 0 ok, 2 bad usage (a stop name that matches
+    nothing or, with --strict-names, several places), 3 bad input (graph file, a name of PLACES not found,
     a malformed line of PLACES: file and line named), 5 no route, 6 a stop too far from any road.
     """
 
     static func run(_ arguments: [String], etaOnly: Bool) throws {
         var valued: Set<String> = ["--graph", "-g", "--mode", "--depart", "--arrive", "--alternatives", "--format", "--time-zone", "--max-snap",
                                    "--max-transfers", "--max-walk"]
-        var switches: Set<String> = ["--straight", "-h", "--help"]
+        var switches: Set<String> = ["--straight", "--strict-names", "-h", "--help"]
         if etaOnly { valued.formUnion(["--from", "--to-file", "--depart-window"]); switches.insert("--sort") }
         let args = try ArgumentList(arguments, valued: valued, switches: switches)
         if args.has("-h") || args.has("--help") { print(etaOnly ? etaUsage : routeUsage); return }
@@ -91,13 +96,17 @@ enum RouteCommand {
         let format = args.value("--format") ?? "text"
         let formats = etaOnly ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
         guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
-        let stops = try args.positionals.enumerated().map { try parseStop($1, position: $0) }
-        guard stops.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon (got \(stops.count))\n\n\(etaOnly ? etaUsage : routeUsage)") }
+        let stopTexts = args.positionals
+        try StopNames.precheck(stopTexts)
+        guard stopTexts.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon or place names (got \(stopTexts.count))\n\n\(etaOnly ? etaUsage : routeUsage)") }
 
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
             throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
         }
+        let resolved = try StopNames.resolve(stopTexts, map: map, strict: args.has("--strict-names"))
+        let stops = resolved.map(\.coordinate)
+        StopNames.report(resolved, text: format == "text")
         let request = DirectionsRequest(stops: stops, transportType: transport, departureDate: depart, arrivalDate: arrive,
                                         requestsAlternateRoutes: alternatives > 0, maximumAlternateRoutes: alternatives,
                                         straightLines: args.has("--straight"), maximumSnappingDistance: maxSnap, timeZone: timeZone)
@@ -105,12 +114,12 @@ enum RouteCommand {
         do {
             if etaOnly {
                 let eta = try directions.calculateETA()
-                print(format == "json" ? RouteJSONEncoder().encodeETA(eta) : TextEncoder().encodeETA(eta))
+                print(format == "json" ? RouteJSONEncoder().encodeETA(eta, places: resolved) : TextEncoder().encodeETA(eta))
                 return
             }
             let response = try directions.calculate()
             switch format {
-            case "json": print(RouteJSONEncoder().encode(response))
+            case "json": print(RouteJSONEncoder().encode(response, places: resolved))
             case "geojson": print(GeoJSONEncoder().encode(response))
             case "gpx": print(GPXEncoder().encode(response), terminator: "")
             case "polyline", "polyline6":
@@ -141,11 +150,10 @@ enum RouteCommand {
         let maxSnap = try parseMaxSnap(args.value("--max-snap"))
         let format = args.value("--format") ?? "text"
         guard ["text", "json", "csv"].contains(format) else { throw CommandError.usage("--format must be one of text, json, csv, not '\(format)'") }
-        let origin: Coordinate
-        do { origin = try parseStop(fromText, position: 0) } catch let error as CommandError {
+        do { try StopNames.precheck([fromText]) } catch let error as CommandError {
             throw CommandError.usage("--from: " + error.message.replacingOccurrences(of: "stop 1 ", with: ""))
         }
-        let places = try PlacesFile.read(placesPath)
+        let rows = try StopNames.rows(placesPath, role: "places")
 
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
@@ -154,6 +162,12 @@ enum RouteCommand {
         if transport == .transit && !map.hasTimetable {
             throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
         }
+        let strict = args.has("--strict-names")
+        let from = try StopNames.resolve(option: "--from", fromText, map: map, strict: strict)
+        let origin = from.coordinate
+        let places = try StopNames.places(rows, file: placesPath, map: map, strict: strict, near: origin)
+        StopNames.report([from], text: format == "text")
+        StopNames.report(places: places, text: format == "text")
         // By transit, times without an offset are the feed's local time unless --time-zone says otherwise.
         let timeZone = transport == .transit && args.value("--time-zone") == nil ? (map.transitTimeZone ?? .current)
             : try parseTimeZone(args.value("--time-zone"))
@@ -230,11 +244,6 @@ enum RouteCommand {
             throw CommandError.usage("--time-zone: unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)")
         }
         return zone
-    }
-
-    /// A stop argument "lat,lon" (`Coordinate(parsing:)`).
-    static func parseStop(_ text: String, position: Int) throws -> Coordinate {
-        do { return try Coordinate(parsing: text) } catch { throw CommandError.usage("stop \(position + 1) \(error.description)") }
     }
 
     /// An ISO 8601 date-time (`ISO8601`), with or without seconds and offset ("now" for the current time).

@@ -13,8 +13,9 @@ enum TransitRouteCommand {
         let format = args.value("--format") ?? "text"
         let formats = etaOnly ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
         guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
-        let stops = try args.positionals.enumerated().map { try RouteCommand.parseStop($1, position: $0) }
-        guard stops.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon (got \(stops.count))\n\n\(etaOnly ? RouteCommand.etaUsage : RouteCommand.routeUsage)") }
+        let stopTexts = args.positionals
+        try StopNames.precheck(stopTexts)
+        guard stopTexts.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon or place names (got \(stopTexts.count))\n\n\(etaOnly ? RouteCommand.etaUsage : RouteCommand.routeUsage)") }
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
             throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
@@ -22,6 +23,9 @@ enum TransitRouteCommand {
         guard map.hasTimetable else {
             throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
         }
+        let resolved = try StopNames.resolve(stopTexts, map: map, strict: args.has("--strict-names"))
+        let stops = resolved.map(\.coordinate)
+        StopNames.report(resolved, text: format == "text")
         // Times without an offset are the feed's local time (its first agency's zone) unless --time-zone says otherwise.
         let zone: TimeZone
         if let name = args.value("--time-zone") { zone = try RouteCommand.parseTimeZone(name) } else {
@@ -47,11 +51,11 @@ enum TransitRouteCommand {
             }
         }
         if etaOnly {
-            print(format == "json" ? TransitJSONEncoder().encodeETA(trip) : TransitTextEncoder().encodeETA(trip), terminator: format == "json" ? "\n" : "")
+            print(format == "json" ? TransitJSONEncoder().encodeETA(trip, places: resolved) : TransitTextEncoder().encodeETA(trip), terminator: format == "json" ? "\n" : "")
             return
         }
         switch format {
-        case "json": print(TransitJSONEncoder().encode(trip))
+        case "json": print(TransitJSONEncoder().encode(trip, places: resolved))
         case "geojson": print(TransitGeoJSONEncoder().encode(trip))
         case "gpx": print(TransitGPXEncoder().encode(trip), terminator: "")
         case "polyline", "polyline6":

@@ -6,11 +6,12 @@ enum TripCommand {
     static let usage = """
     usage: wayfinder trip --graph G.wfg [--mode car|foot|transit] [--roundtrip | --end-fixed] [--depart T] [--time-zone ZONE]
                           [--format text|json|geojson|gpx|polyline|polyline6] [--max-snap M] [--max-transfers N] [--max-walk M]
-                          [--] (STOP STOP… | --stops-file FILE)
+                          [--strict-names] [--] (STOP STOP… | --stops-file FILE)
 
     Visits the stops after the first in the order that makes the trip quickest, then routes them.
 
-      STOP               lat,lon; the first stop stays first, the others are reordered for the quickest trip
+      STOP               lat,lon or a place name (the best match near the stop before); the first stop stays
+                         first, the others are reordered for the quickest trip
       -g, --graph G      the graph file (from wayfinder import)
       --mode MODE        car (default), foot, or transit (greedy order by earliest arrival, departures chained;
                          needs a graph imported with --gtfs, and --depart; formats text and json)
@@ -23,7 +24,8 @@ enum TripCommand {
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
-      --stops-file FILE  the stops from a file, one `lat,lon` per line (optional name column and header)
+      --stops-file FILE  the stops from a file, one `lat,lon` per line (optional name column and header) or a name alone
+      --strict-names     a name that several places far apart match equally well is an error listing them
       --                 ends the options: what follows are stops, even when they start with -
 
     The order is exact for up to 12 stops (dynamic programming); beyond, nearest insertion improved by 2-opt and
@@ -35,7 +37,7 @@ enum TripCommand {
     static func run(_ arguments: [String]) throws {
         let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--mode", "--format", "--depart", "--time-zone", "--max-snap", "--stops-file",
                                                         "--max-transfers", "--max-walk"],
-                                    switches: ["--roundtrip", "--end-fixed", "-h", "--help"])
+                                    switches: ["--roundtrip", "--end-fixed", "--strict-names", "-h", "--help"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
         if args.has("--roundtrip") && args.has("--end-fixed") { throw CommandError.usage("give --roundtrip or --end-fixed, not both") }
@@ -49,18 +51,31 @@ enum TripCommand {
         let format = args.value("--format") ?? "text"
         let formats = transport == .transit ? ["text", "json"] : ["text", "json", "geojson", "gpx", "polyline", "polyline6"]
         guard formats.contains(format) else { throw CommandError.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'") }
-        var stops: [Coordinate]
-        if let file = args.value("--stops-file") {
+        let stopsFile = args.value("--stops-file")
+        var rows: [PlacesFileRow] = []
+        if let file = stopsFile {
             guard args.positionals.isEmpty else { throw CommandError.usage("give the stops on the command line or with --stops-file, not both") }
-            stops = try PlacesFile.read(file, role: "stops").map(\.coordinate)
+            rows = try StopNames.rows(file, role: "stops")
         } else {
-            stops = try args.positionals.enumerated().map { try RouteCommand.parseStop($1, position: $0) }
+            try StopNames.precheck(args.positionals)
         }
-        guard stops.count >= 2 else { throw CommandError.usage("a trip needs at least two stops (got \(stops.count))\n\n\(usage)") }
-        if stops.count > 1000 { throw CommandError(message: "a trip of \(stops.count) stops is larger than the limit of 1000", exitCode: ExitCode.badInput) }
+        let stopCount = stopsFile == nil ? args.positionals.count : rows.count
+        guard stopCount >= 2 else { throw CommandError.usage("a trip needs at least two stops (got \(stopCount))\n\n\(usage)") }
+        if stopCount > 1000 { throw CommandError(message: "a trip of \(stopCount) stops is larger than the limit of 1000", exitCode: ExitCode.badInput) }
 
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let strict = args.has("--strict-names")
+        let resolved: [ResolvedStop]
+        if let file = stopsFile {
+            resolved = try StopNames.places(rows, file: file, map: map, strict: strict).map {
+                ResolvedStop(text: $0.name, coordinate: $0.coordinate, source: $0.place == nil ? .coordinate : .placeIndex, place: $0.place)
+            }
+        } else {
+            resolved = try StopNames.resolve(args.positionals, map: map, strict: strict)
+        }
+        let stops = resolved.map(\.coordinate)
+        StopNames.report(resolved, text: format == "text")
         if transport == .transit && !map.hasTimetable {
             throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
         }
@@ -74,13 +89,13 @@ enum TripCommand {
         if transport == .transit {
             let answer: TransitTripResponse
             do { answer = try Trip(request, map: map).calculateTransit() } catch { throw RouteCommand.commandError(error, files: [:], map: map) }
-            print(format == "json" ? TripEncoder.json(answer) : TripEncoder.text(answer), terminator: format == "json" ? "\n" : "")
+            print(format == "json" ? TripEncoder.json(answer, places: resolved) : TripEncoder.text(answer), terminator: format == "json" ? "\n" : "")
             return
         }
         let trip: TripResponse
         do { trip = try Trip(request, map: map).calculate() } catch { throw RouteCommand.commandError(error, files: [:], map: map) }
         switch format {
-        case "json": print(TripEncoder.json(trip))
+        case "json": print(TripEncoder.json(trip, places: resolved))
         case "geojson": print(GeoJSONEncoder().encode(trip.directions))
         case "gpx": print(GPXEncoder().encode(trip.directions), terminator: "")
         case "polyline", "polyline6": print(PolylineEncoder.encode(trip.directions.routes[0].polyline, precision: format == "polyline" ? 5 : 6))

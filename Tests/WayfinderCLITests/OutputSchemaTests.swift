@@ -108,6 +108,39 @@ final class OutputSchemaTests: CLITestCase {
         try validate(try output(list + ["--depart-window", "30m"]), "eta-list")
     }
 
+    func testOutputsOfStopsGivenByNameMatchTheirSchemas() throws {
+        _ = try validator()
+        let graph = tmp("monaco.wfg")
+        try importMonaco(to: graph)
+        let stops = ["Casino de Monte Carlo", "43.7312,7.4197", "Stade Louis II"]
+        try validate(try output(["route", "--graph", graph, "--format", "json"] + stops), "route")
+        try validate(try output(["eta", "--graph", graph, "--format", "json"] + stops), "eta")
+        try validate(try output(["trip", "--graph", graph, "--format", "json"] + stops), "trip")
+        let names = tmp("names.csv")
+        try "name\nCasino de Monte Carlo\n43.7312,7.4197,Port\nStade Louis II\n".write(toFile: names, atomically: true, encoding: .utf8)
+        try validate(try output(["matrix", "--graph", graph, "--sources", names, "--destinations", names, "--format", "json"]), "matrix")
+        try validate(try output(["eta", "--graph", graph, "--from", "Casino de Monte Carlo", "--to-file", names, "--format", "json"]), "eta-list")
+        let jobs = tmp("jobs.ndjson"), rows = tmp("rows.ndjson")
+        try "{\"id\": \"n\", \"stops\": [\"Casino de Monte Carlo\", [43.7312, 7.4197], \"Stade Louis II\"]}\n".write(toFile: jobs, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try run(["batch", "--graph", graph, "-i", jobs, "-o", rows, "--quiet", "--geometry", "polyline"]).status, 0)
+        let row = try String(contentsOfFile: rows, encoding: .utf8)
+        XCTAssertTrue(row.contains("\"places\":["), row)
+        try validate(row, "batch-job", lines: true)
+
+        // By transit, GTFS stops by name (a file without hierarchies leaves room for the place index).
+        let transit = tmp("terre-haute.wfg")
+        let imported = try run(["import", sample("terre-haute.osm.gz"), "--gtfs", sample("terre-haute-gtfs.zip"), "--no-landmarks", "--no-ch", "-o", transit, "--quiet"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let ride = ["--mode", "transit", "--format", "json", "--depart", "2017-05-10T09:00", "9th & Wabash", "39.4565472,-87.4164615"]
+        let document = try output(["route", "--graph", transit] + ride)
+        XCTAssertTrue(document.contains("\"categoryKey\":\"gtfs\""), document)
+        try validate(document, "transit-route")
+        try validate(try output(["eta", "--graph", transit] + ride), "eta")
+        // (trip.schema.json describes road trips only; a transit trip's `directions` is the transit-route document.)
+        let transitTrip = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try output(["trip", "--graph", transit] + ride).utf8)) as? [String: Any])
+        XCTAssertEqual(((transitTrip["places"] as? [Any])?.first as? [String: Any])?["name"] as? String, "9th & Wabash")
+    }
+
     func testPlacesOutputsMatchTheirSchema() throws {
         _ = try validator()
         let graph = tmp("monaco.wfg")

@@ -27,6 +27,10 @@ public struct PlaceMatch: Equatable, Sendable {
     public var score: Double
     /// Metres from `near` (nil without one).
     public var distance: Double?
+    /// The text match alone, without the distance penalty: the mean over the query's words of the best token
+    /// quality (1 exact, less for a beginning or a near spelling) times the field's weight (name 1, other names 0.9,
+    /// address 0.8, category 0.7). Places with the same name have the same text score.
+    public var textScore: Double = 0
 }
 
 /// Why a search could not run.
@@ -67,7 +71,7 @@ public final class PlaceSearcher {
     @exclusivity(unchecked) private var matchQualities: [Float] = []
     @exclusivity(unchecked) private var allowed: [Bool]
     @exclusivity(unchecked) private var rows: [Int32] = Array(repeating: 0, count: 3 * (PlaceTextFolding.maximumTokenLength + 8))
-    @exclusivity(unchecked) private var best: [(rank: Float, place: Int32)] = []
+    @exclusivity(unchecked) private var best: [(rank: Float, text: Float, place: Int32)] = []
 
     /// Most query words used (later ones are ignored).
     public static let maximumWords = 12
@@ -106,7 +110,7 @@ public final class PlaceSearcher {
             var position = best.count
             while position > 0, best[position - 1].rank < rank { position -= 1 }
             if best.count == keep { best.removeLast() }
-            best.insert((rank, Int32(place)), at: position)
+            best.insert((rank, text, Int32(place)), at: position)
         }
 
         if words.isEmpty {
@@ -125,6 +129,27 @@ public final class PlaceSearcher {
 
     /// Every category with its number of places.
     public func categories() -> [PlaceCategory] { index.categoryList() }
+
+    /// The index's tokens nearest in spelling to `word` (folded as the search folds it), at most `maxDistance` edits
+    /// (optimal string alignment), nearest first, then the token naming most places: the spellings to suggest when
+    /// a word matches nothing.
+    public func closestTokens(to word: String, maxDistance: Int, limit: Int) -> [(token: String, distance: Int)] {
+        guard let folded = PlaceTextFolding.tokens(of: word).first, limit > 0 else { return [] }
+        var found: [(distance: Int, places: Int, token: Int)] = []
+        rows.withUnsafeMutableBufferPointer { rows in
+            folded.withUnsafeBufferPointer { target in
+                for t in 0..<index.tokenCount {
+                    let start = Int(index.tokenStart[t]), length = Int(index.tokenStart[t + 1]) - start
+                    guard abs(length - target.count) <= maxDistance else { continue }
+                    let token = UnsafeBufferPointer(rebasing: index.tokens[start..<(start + length)])
+                    let d = Self.distances(target, token, limit: maxDistance, rows: rows).full
+                    if d <= maxDistance { found.append((d, Int(index.postingStart[t + 1] - index.postingStart[t]), t)) }
+                }
+            }
+        }
+        found.sort { ($0.distance, -$0.places, $0.token) < ($1.distance, -$1.places, $1.token) }
+        return found.prefix(limit).map { (String(decoding: index.token($0.token), as: UTF8.self), $0.distance) }
+    }
 
     /// Finds the tokens each word matches, then scores the places holding a match for every word.
     private func matchWords(_ words: [[UInt8]]) {
@@ -286,7 +311,7 @@ public final class PlaceSearcher {
     /// name, within 1 km of an answer already given).
     private func answers(limit: Int, near: (latitude: Double, longitude: Double)?, cosine: Double) -> [PlaceMatch] {
         var result: [PlaceMatch] = []
-        for (rank, place) in best {
+        for (rank, text, place) in best {
             let p = Int(place)
             if index.sources[p] == PlaceSource.way.rawValue, isHighway(Int(index.categories[p])) {
                 let name = index.bytes(of: .name, place: p)
@@ -297,7 +322,7 @@ public final class PlaceSearcher {
                 }
                 if repeated { continue }
             }
-            result.append(PlaceMatch(place: p, score: Double(rank), distance: near.map { distance(p, $0, cosine) }))
+            result.append(PlaceMatch(place: p, score: Double(rank), distance: near.map { distance(p, $0, cosine) }, textScore: Double(text)))
             if result.count == limit { break }
         }
         return result

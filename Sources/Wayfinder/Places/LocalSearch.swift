@@ -130,20 +130,7 @@ public struct LocalSearch: Sendable {
             }
         }
         let index = searcher.index
-        return LocalSearchResponse(mapItems: matches.map { match in
-            let p = index.place(match.place)
-            let source: MapItem.Source = switch p.source {
-            case .node: .node
-            case .way: .way
-            case .relation: .relation
-            case .transitStop: .transitStop
-            }
-            return MapItem(name: p.name, category: p.category, categoryKey: p.categoryKey,
-                           coordinate: Coordinate(latitude: p.latitude, longitude: p.longitude),
-                           street: p.street, houseNumber: p.houseNumber, postcode: p.postcode, city: p.city,
-                           source: source, osmID: p.osmID, stopID: source == .transitStop ? p.reference : nil,
-                           distance: match.distance)
-        })
+        return LocalSearchResponse(mapItems: matches.map { MapItem(index.place($0.place), distance: $0.distance) })
     }
 }
 
