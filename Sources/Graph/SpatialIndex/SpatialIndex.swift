@@ -24,14 +24,16 @@ public struct SnapCandidate: Equatable, Sendable {
     public var segmentFraction: Double
 }
 
-/// The edge each spatial-index item belongs to and the item's first segment position along it, worked out once
-/// in one pass over the edges (about half a millisecond on a city), so a query looks them up instead of a binary
-/// search over the edges per item.
+/// The edge each spatial-index item belongs to, the item's first segment position along it and the item's box,
+/// worked out once in one pass over the items (about a millisecond on a city), so a query looks them up instead
+/// of a binary search over the edges per item, and passes over the items of a leaf that lie too far.
 public struct SpatialIndexItemEdges: Sendable {
     /// Edge of item i.
     public let edges: [UInt32]
     /// Position along its edge of item i's first segment.
     public let positions: [UInt32]
+    /// Box of item i's segments, as the index's boxes: min latitude, min longitude, max latitude, max longitude.
+    public let boxes: [Int32]
 
     /// The table for `graph`'s index (its items are checked to name segments when the file is opened).
     public init(graph: RoadGraph) {
@@ -43,19 +45,44 @@ public struct SpatialIndexItemEdges: Sendable {
         }
         let items = graph.spatialIndex.items
         var edges = [UInt32](repeating: 0, count: items.count), positions = [UInt32](repeating: 0, count: items.count)
+        var boxes = [Int32](repeating: 0, count: 4 * items.count)
         for i in 0..<items.count {
             let segment = Int(items[i])
             // Segment ids of edge e start at edgeShapeStart[e] + e; the binary search of `edge(ofSegment:)` gives the same.
             let e = segment < segmentCount ? Int(edgeOfSegment[segment]) : graph.edge(ofSegment: items[i]).edge
+            let position = segment - Int(graph.edgeShapeStart[e]) - e
             edges[i] = UInt32(e)
-            positions[i] = UInt32(segment - Int(graph.edgeShapeStart[e]) - e)
+            positions[i] = UInt32(position)
+            var box = (Int32.max, Int32.max, Int32.min, Int32.min)
+            graph.forEachPoint(ofItemAt: position, onEdge: e) { lat, lon in
+                box = (min(box.0, lat), min(box.1, lon), max(box.2, lat), max(box.3, lon))
+            }
+            boxes[4 * i] = box.0; boxes[4 * i + 1] = box.1; boxes[4 * i + 2] = box.2; boxes[4 * i + 3] = box.3
         }
         self.edges = edges
         self.positions = positions
+        self.boxes = boxes
     }
 }
 
 extension RoadGraph {
+    /// Calls `body(latitude, longitude)` for each point of the segments of the spatial-index item that starts at
+    /// segment `firstPosition` of edge `edge` (its run of up to `SpatialIndexData.segmentsPerItem` segments).
+    @inline(__always) func forEachPoint(ofItemAt firstPosition: Int, onEdge edge: Int, _ body: (Int32, Int32) -> Void) {
+        let first = Int(edgeShapeStart[edge]), last = Int(edgeShapeStart[edge + 1])
+        let end = min(firstPosition + SpatialIndexData.segmentsPerItem, last - first + 1)
+        guard firstPosition < end else { return }
+        for k in firstPosition...end {
+            if k == 0 {
+                body(nodeLatitudes[Int(edgeFrom[edge])], nodeLongitudes[Int(edgeFrom[edge])])
+            } else if first + k - 1 < last {
+                body(shapeLatitudes[first + k - 1], shapeLongitudes[first + k - 1])
+            } else {
+                body(nodeLatitudes[Int(edgeTo[edge])], nodeLongitudes[Int(edgeTo[edge])])
+            }
+        }
+    }
+
     /// The `count` nearest segments to (latitude, longitude) whose edge passes `filter`, nearest first,
     /// no farther than `maxDistance` metres; found through the spatial index (best-first over the tree).
     public func nearestSegments(latitude: Double, longitude: Double, count: Int = 1, maxDistance: Double = .infinity,
@@ -74,6 +101,12 @@ extension RoadGraph {
             let dx = max(x0, 0, -x1), dy = max(y0, 0, -y1)
             return (dx * dx + dy * dy).squareRoot()
         }
+        func itemBoxDistance(_ boxes: [Int32], _ i: Int) -> Double {
+            let (x0, y0) = project(boxes[4 * i], boxes[4 * i + 1])
+            let (x1, y1) = project(boxes[4 * i + 2], boxes[4 * i + 3])
+            let dx = max(x0, 0, -x1), dy = max(y0, 0, -y1)
+            return (dx * dx + dy * dy).squareRoot()
+        }
         var heap = BinaryHeap<Double, (level: Int, box: Int)>()
         let top = index.levelCount - 1
         for b in Int(index.levelStart[top])..<Int(index.levelStart[top + 1]) { heap.push(boxDistance(b), (top, b - Int(index.levelStart[top]))) }
@@ -84,6 +117,9 @@ extension RoadGraph {
             if bound > worst { break }
             if entry.level == 0 {
                 for i in (entry.box * n)..<min(index.items.count, entry.box * n + n) {
+                    // An item whose box lies beyond the worst distance kept has no segment within it (the margin covers
+                    // the rounding of the segment distances, so no candidate the walk would keep is passed over).
+                    if let itemEdges, itemBoxDistance(itemEdges.boxes, i) > worst * (1 + 1e-9) + 1e-6 { continue }
                     let (edge, firstPosition) = itemEdges.map { (Int($0.edges[i]), Int($0.positions[i])) } ?? self.edge(ofSegment: index.items[Int(i)])
                     guard filter(edge) else { continue }
                     let first = Int(edgeShapeStart[edge]), last = Int(edgeShapeStart[edge + 1])

@@ -51,11 +51,12 @@ public enum StepBuilder {
 
     /// `steps(for:in:from:to:profile:)` over the traversals' points already laid out (`Router` lays them out once
     /// for the leg's geometry and its steps).
-    /// `exitBearings`, when given, holds the bearing of every road leaving a junction (the same values, computed once).
+    /// `edgeBearings`, when given, holds the bearings at both ends of every edge (the same values, computed once): those
+    /// of the roads leaving a junction, and those in and out of it where the route travels whole edges.
     static func steps(for traversals: [EdgeTraversal], points: LegPoints, in graph: RoadGraph, from start: SnappedLocation,
-                      to end: SnappedLocation, profile: ProfileGraph?, exitBearings: ExitBearings? = nil) -> [RouteStep] {
+                      to end: SnappedLocation, profile: ProfileGraph?, edgeBearings: EdgeBearings? = nil) -> [RouteStep] {
         var assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals, points: points)
-        assembler.exitBearings = exitBearings
+        assembler.edgeBearings = edgeBearings
         return assembler.steps(from: start, to: end)
     }
 
@@ -174,6 +175,9 @@ extension StepBuilder {
     struct Stretch {
         var edge: Int
         var reversed: Bool
+        /// Whether it travels its whole edge (0→1 or 1→0): then its points are the edge's polyline in travel order
+        /// (less repeated end points), and its bearings are the edge's (`EdgeBearings`).
+        var whole: Bool
         /// Its polyline in travel order (at least two distinct points), as a range of the assembler's `points`.
         var points: Range<Int>
         var distance: Double
@@ -239,8 +243,8 @@ extension StepBuilder {
     struct StepAssembler {
         let graph: RoadGraph
         let profile: ProfileGraph?
-        /// Every edge's bearings leaving a junction, when the router has built them (else computed per junction).
-        var exitBearings: ExitBearings? = nil
+        /// Every edge's bearings at both ends, when the router has built them (else computed per junction).
+        var edgeBearings: EdgeBearings? = nil
         /// The leg's points (every traversal's polyline); stretches refer to ranges of it.
         let points: [Coordinate]
         /// The traversals with length, in order.
@@ -277,7 +281,9 @@ extension StepBuilder {
                     flows.append((way, flow))
                 }
                 stretches.append(Stretch(
-                    edge: traversal.edge, reversed: traversal.reversed, points: range,
+                    edge: traversal.edge, reversed: traversal.reversed,
+                    whole: min(traversal.startFraction, traversal.endFraction) == 0 && max(traversal.startFraction, traversal.endFraction) == 1,
+                    points: range,
                     distance: traversal.distance + pendingDistance, duration: traversal.duration + pendingDuration,
                     name: graph.wayNames[way], ref: graph.wayRefs[way], way: way,
                     endNode: Self.endNode(of: traversal, in: graph), onRoundabout: flow == traversal.reversed))
@@ -499,15 +505,24 @@ extension StepBuilder {
         /// The node between stretch `j` and the next: directions in and out; the other ways out go to `alternatives`.
         func junction(after j: Int, alternatives: inout Alternatives) -> Junction {
             let a = stretches[j], b = stretches[j + 1]
-            let bearingIn = TurnAngle.finalBearing(along: points(of: j)) ?? 0
-            let bearingOut = TurnAngle.initialBearing(along: points(of: j + 1)) ?? bearingIn
+            let bearingIn: Double, bearingOut: Double
+            if let edgeBearings, a.whole {
+                bearingIn = edgeBearings.finalBearing(a.edge, side: a.reversed ? 1 : 0) ?? 0
+            } else {
+                bearingIn = TurnAngle.finalBearing(along: points(of: j)) ?? 0
+            }
+            if let edgeBearings, b.whole {
+                bearingOut = edgeBearings.initialBearing(b.edge, side: b.reversed ? 1 : 0) ?? bearingIn
+            } else {
+                bearingOut = TurnAngle.initialBearing(along: points(of: j + 1)) ?? bearingIn
+            }
             alternatives.removeAll()
             if let node = a.endNode {
                 forEachExit(at: node) { edge, side in
                     guard edge != a.edge && edge != b.edge else { return }
                     let bearing: Double?
-                    if let exitBearings {
-                        bearing = exitBearings.bearing(edge, side: side)
+                    if let edgeBearings {
+                        bearing = edgeBearings.initialBearing(edge, side: side)
                     } else {
                         let stored = EdgePolyline(edge: edge, in: graph)
                         bearing = side == 0 ? TurnAngle.initialBearing(along: stored) : TurnAngle.initialBearing(along: stored.reversed())
