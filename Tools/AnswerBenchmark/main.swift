@@ -83,7 +83,7 @@ do {
     router = try Router(graph: graph, profile: mode)
 } catch { fail("\(error)") }
 let tableStarted = now()
-let itemTable = SpatialIndexItemEdges(graph: graph)
+let itemTable = SpatialIndexItemEdges(graph: graph, keeping: router.snapper.isUsable)
 let tableTime = now() - tableStarted
 guard let hierarchy = router.hierarchy else { fail("\(graphPath) has no contraction hierarchy for \(mode); import it without --no-ch") }
 

@@ -13,7 +13,8 @@ public struct Snapper: Sendable {
     public let profile: ProfileGraph
     /// Extra metres a main-network road may lie beyond an island road for a stop to move there when a leg finds no route.
     public var islandTolerance: Double = 50
-    /// The edge of every spatial-index item, looked up instead of searched for per item once enough snaps asked.
+    /// The edge of every spatial-index item, and the index's boxes over the roads the profile may use, looked up
+    /// instead of searched for per item once enough snaps asked.
     let itemTable = LazyItemTable()
 
     public init(graph: RoadGraph, profile: ProfileGraph) {
@@ -23,7 +24,7 @@ public struct Snapper: Sendable {
 
     /// The item table, once `LazyItemTable.snapsBeforeTable` snaps have asked for it (nil before: a process that
     /// snaps a few stops does not pay for the table).
-    @inline(__always) var itemEdges: SpatialIndexItemEdges? { itemTable.table(for: graph) }
+    @inline(__always) var itemEdges: SpatialIndexItemEdges? { itemTable.table(for: graph, keeping: isUsable) }
 
 
     /// Whether the profile may use edge e in at least one direction.
@@ -121,8 +122,9 @@ public struct SnappedStop: Equatable, Sendable {
     }
 }
 
-/// A `Snapper`'s `SpatialIndexItemEdges`, built on the `snapsBeforeTable`-th snap (about half a millisecond on a
-/// city, the price of some 80 snaps' binary searches) and shared by every copy of the snapper and every thread.
+/// A `Snapper`'s `SpatialIndexItemEdges` over the roads its profile may use (every filter a snapper passes keeps only
+/// such roads), built on the `snapsBeforeTable`-th snap (a millisecond or so on a city, the price of a few dozen
+/// snaps) and shared by every copy of the snapper and every thread.
 final class LazyItemTable: Sendable {
     /// Snaps answered by binary search before the table is built.
     static let snapsBeforeTable = 32
@@ -135,10 +137,10 @@ final class LazyItemTable: Sendable {
         init(_ table: SpatialIndexItemEdges) { self.table = table }
     }
 
-    /// The table for `graph` once it has been asked for often enough, else nil.
-    func table(for graph: RoadGraph) -> SpatialIndexItemEdges? {
+    /// The table for `graph`, keeping the edges `keep` passes, once it has been asked for often enough, else nil.
+    func table(for graph: RoadGraph, keeping keep: (Int) -> Bool) -> SpatialIndexItemEdges? {
         if let box = built.load() { return box.table }
         guard asked.add(1, ordering: .relaxed).newValue >= Self.snapsBeforeTable else { return nil }
-        return built.storeIfNil(Box(SpatialIndexItemEdges(graph: graph))).table
+        return built.storeIfNil(Box(SpatialIndexItemEdges(graph: graph, keeping: keep))).table
     }
 }
