@@ -83,7 +83,7 @@ do {
     router = try Router(graph: graph, profile: mode)
 } catch { fail("\(error)") }
 let tableStarted = now()
-let itemTable = SpatialIndexItemEdges(graph: graph, keeping: router.snapper.isUsable)
+let snapIndex = SnapIndex(graph: graph, keeping: router.snapper.isUsable)
 let tableTime = now() - tableStarted
 guard let hierarchy = router.hierarchy else { fail("\(graphPath) has no contraction hierarchy for \(mode); import it without --no-ch") }
 
@@ -105,7 +105,7 @@ let endpoints = pairs.map { pair -> (SearchEndpoint, SearchEndpoint) in
     return (SearchEndpoint(s[0], in: graph), SearchEndpoint(s[1], in: graph))
 }
 say("answer-benchmark \(graphPath): \(mode), \(pairs.count) routable pairs (of \(drawn) drawn), \(runs) passes")
-say(String(format: "  spatial-index item table (built by a snapper after its first 32 snaps): %.2f ms for %d items", tableTime * 1000, itemTable.edges.count))
+say(String(format: "  snap index (built by a snapper after its first 32 snaps): %.2f ms for %d items", tableTime * 1000, snapIndex.edges.count))
 say(String(format: "  first pair %.6f,%.6f %.6f,%.6f", pairs[0].0.latitude, pairs[0].0.longitude, pairs[0].1.latitude, pairs[0].1.longitude))
 
 /// Per-pass figures of one measured loop.
