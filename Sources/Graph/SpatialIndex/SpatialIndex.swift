@@ -49,6 +49,9 @@ public struct SnapIndex: Sendable {
     public init(graph: RoadGraph, keeping keep: (Int) -> Bool = { _ in true }) {
         let run = Self.segmentsPerItem
         var edges: [UInt32] = [], positions: [UInt32] = [], keys: [UInt64] = [], itemBoxes: [Int32] = []
+        let expected = (graph.edgeCount + graph.shapeLatitudes.count) / Self.segmentsPerItem + graph.edgeCount
+        edges.reserveCapacity(expected); positions.reserveCapacity(expected); keys.reserveCapacity(expected)
+        itemBoxes.reserveCapacity(4 * expected)
         let nodeLatitudes = graph.nodeLatitudes, nodeLongitudes = graph.nodeLongitudes
         let shapeLatitudes = graph.shapeLatitudes, shapeLongitudes = graph.shapeLongitudes
         for e in 0..<graph.edgeCount where keep(e) {
@@ -65,13 +68,14 @@ public struct SnapIndex: Sendable {
                 if k % run == run - 1 || k == last - first {
                     edges.append(UInt32(e))
                     positions.append(UInt32(k / run * run))
-                    itemBoxes += [box.0, box.1, box.2, box.3]
+                    itemBoxes.append(box.0); itemBoxes.append(box.1); itemBoxes.append(box.2); itemBoxes.append(box.3)
                     keys.append(Geo.hilbertIndex(lat: Int32((Int64(box.0) + Int64(box.2)) / 2), lon: Int32((Int64(box.1) + Int64(box.3)) / 2)))
                 }
                 lat = nextLat; lon = nextLon
             }
         }
-        let order = (0..<edges.count).sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+        // In Hilbert order of the box centres, ties in the order the items were made.
+        let order = keys.indices.map { (keys[$0], $0) }.sorted { $0 < $1 }.map { $0.1 }
         self.edges = order.map { edges[$0] }
         self.positions = order.map { positions[$0] }
         var sortedBoxes = [Int32](repeating: 0, count: itemBoxes.count)
@@ -93,7 +97,7 @@ public struct SnapIndex: Sendable {
                                               : (boxes[c], boxes[c + 1], boxes[c + 2], boxes[c + 3])
                     box = (min(box.0, childBox.0), min(box.1, childBox.1), max(box.2, childBox.2), max(box.3, childBox.3))
                 }
-                boxes += [box.0, box.1, box.2, box.3]
+                boxes.append(box.0); boxes.append(box.1); boxes.append(box.2); boxes.append(box.3)
             }
             levelStart.append(UInt32(boxes.count / 4))
             childBase = Int(levelStart[level])
@@ -163,22 +167,37 @@ extension RoadGraph {
 
         if let snapIndex {
             // A box is passed over only when it lies beyond the worst distance kept by a margin that covers the
-            // rounding of the segment distances, so no segment the walk over the file's boxes would keep is missed.
-            @inline(__always) func beyond(_ bound: Double) -> Bool { bound > worst * (1 + 1e-9) + 1e-6 }
+            // rounding of the segment distances (and of comparing squares), so no segment the walk over the file's
+            // boxes would keep is missed. Bounds are compared squared: no square root per box.
+            @inline(__always) func squaredDistance(toBox b: Int, in boxes: UnsafeBufferPointer<Int32>) -> Double {
+                let (x0, y0) = project(boxes[4 * b], boxes[4 * b + 1])
+                let (x1, y1) = project(boxes[4 * b + 2], boxes[4 * b + 3])
+                let dx = max(x0, 0, -x1), dy = max(y0, 0, -y1)
+                return dx * dx + dy * dy
+            }
+            var limit = Double.infinity, limitOf = Double.nan
+            @inline(__always) func beyond(_ squaredBound: Double) -> Bool {
+                if limitOf != worst {
+                    let margin = worst * (1 + 1e-9) + 1e-6
+                    limit = margin * margin
+                    limitOf = worst
+                }
+                return squaredBound > limit
+            }
             guard snapIndex.levelCount > 0 else { return [] }
             snapIndex.boxes.withUnsafeBufferPointer { boxes in
             snapIndex.itemBoxes.withUnsafeBufferPointer { itemBoxes in
                 let n = SnapIndex.nodeSize
                 let itemCount = snapIndex.edges.count
-                var heap = BinaryHeap<Double, (level: Int, box: Int)>()
+                var heap = BinaryHeap<Double, (level: Int, box: Int)>(capacity: 64)
                 let top = snapIndex.levelCount - 1
                 let topStart = Int(snapIndex.levelStart[top])
-                for b in topStart..<Int(snapIndex.levelStart[top + 1]) { heap.push(distance(toBox: b, in: boxes), (top, b - topStart)) }
+                for b in topStart..<Int(snapIndex.levelStart[top + 1]) { heap.push(squaredDistance(toBox: b, in: boxes), (top, b - topStart)) }
                 while let (bound, entry) = heap.pop() {
                     if beyond(bound) { break }
                     if entry.level == 0 {
                         for i in (entry.box * n)..<min(itemCount, entry.box * n + n) {
-                            guard !beyond(distance(toBox: i, in: itemBoxes)) else { continue }
+                            guard !beyond(squaredDistance(toBox: i, in: itemBoxes)) else { continue }
                             let edge = Int(snapIndex.edges[i])
                             guard filter(edge) else { continue }
                             measure(edge: edge, from: Int(snapIndex.positions[i]), segments: SnapIndex.segmentsPerItem)
@@ -188,7 +207,7 @@ extension RoadGraph {
                         let base = Int(snapIndex.levelStart[below])
                         let childCount = Int(snapIndex.levelStart[below + 1]) - base
                         for child in (entry.box * n)..<min(childCount, entry.box * n + n) {
-                            let d = distance(toBox: base + child, in: boxes)
+                            let d = squaredDistance(toBox: base + child, in: boxes)
                             if !beyond(d) { heap.push(d, (below, child)) }
                         }
                     }

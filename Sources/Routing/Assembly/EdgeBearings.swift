@@ -39,25 +39,61 @@ struct EdgeBearings: Sendable {
     }
 }
 
-/// A `Router`'s `EdgeBearings`, built on the `legsBeforeTable`-th leg described (a city's table costs about as much
-/// as describing a few dozen legs, so a process that describes one route does not pay for it) and then shared by
+/// Whether each way is a roundabout for a profile and which way its traffic flows, as
+/// `StepBuilder.roundaboutFlow(ofWay:in:profile:)` says, worked out once for every way (one pass over the edges)
+/// instead of by two binary searches per way a leg travels.
+struct WayRoundabouts: Sendable {
+    /// Per way: -1 not a roundabout, 0 traffic follows the way's node order, 1 it runs against it.
+    let flows: [Int8]
+
+    init(graph: RoadGraph, profile: ProfileGraph?) {
+        var flows = [Int8](repeating: -1, count: graph.wayNames.count)
+        var start = 0
+        while start < graph.edgeCount {
+            let way = Int(graph.edgeWay[start])
+            var end = start + 1
+            while end < graph.edgeCount && Int(graph.edgeWay[end]) == way { end += 1 }
+            if way < flows.count, let flow = StepBuilder.roundaboutFlow(ofEdges: start..<end, in: graph, profile: profile) {
+                flows[way] = flow ? 1 : 0
+            }
+            start = end
+        }
+        self.flows = flows
+    }
+
+    /// The flow of way `way`: nil when it is no roundabout.
+    @inline(__always) func flow(ofWay way: Int) -> Bool? {
+        let value = flows[way]
+        return value < 0 ? nil : value == 1
+    }
+}
+
+/// The tables a `Router` describes legs with: every edge's bearings and every way's roundabout flow for its profile.
+struct LegTables: Sendable {
+    let bearings: EdgeBearings
+    let roundabouts: WayRoundabouts
+}
+
+/// A `Router`'s `LegTables`, built on the `legsBeforeTable`-th leg described (a city's tables cost about as much
+/// as describing a few dozen legs, so a process that describes one route does not pay for them) and then shared by
 /// every thread.
-final class LazyEdgeBearings: Sendable {
-    /// Legs described with bearings computed per junction before the table is built.
+final class LazyLegTables: Sendable {
+    /// Legs described with bearings and roundabouts worked out per leg before the tables are built.
     static let legsBeforeTable = 32
     private let built = AtomicLazyReference<Box>()
     private let asked = Atomic<Int>(0)
 
-    /// The table, boxed to be stored once.
+    /// The tables, boxed to be stored once.
     final class Box: Sendable {
-        let table: EdgeBearings
-        init(_ table: EdgeBearings) { self.table = table }
+        let tables: LegTables
+        init(_ tables: LegTables) { self.tables = tables }
     }
 
-    /// The table for `graph` once it has been asked for often enough, else nil.
-    func table(for graph: RoadGraph) -> EdgeBearings? {
-        if let box = built.load() { return box.table }
+    /// The tables for `graph` and `profile` once they have been asked for often enough, else nil.
+    func tables(for graph: RoadGraph, profile: ProfileGraph) -> LegTables? {
+        if let box = built.load() { return box.tables }
         guard asked.add(1, ordering: .relaxed).newValue >= Self.legsBeforeTable else { return nil }
-        return built.storeIfNil(Box(EdgeBearings(graph: graph))).table
+        let tables = LegTables(bearings: EdgeBearings(graph: graph), roundabouts: WayRoundabouts(graph: graph, profile: profile))
+        return built.storeIfNil(Box(tables)).tables
     }
 }

@@ -51,12 +51,14 @@ public enum StepBuilder {
 
     /// `steps(for:in:from:to:profile:)` over the traversals' points already laid out (`Router` lays them out once
     /// for the leg's geometry and its steps).
-    /// `edgeBearings`, when given, holds the bearings at both ends of every edge (the same values, computed once): those
-    /// of the roads leaving a junction, and those in and out of it where the route travels whole edges.
+    /// `tables`, when given (for `profile`), hold the bearings at both ends of every edge (the same values, computed
+    /// once): those of the roads leaving a junction, and those in and out of it where the route travels whole edges;
+    /// and every way's roundabout flow.
     static func steps(for traversals: [EdgeTraversal], points: LegPoints, in graph: RoadGraph, from start: SnappedLocation,
-                      to end: SnappedLocation, profile: ProfileGraph?, edgeBearings: EdgeBearings? = nil) -> [RouteStep] {
-        var assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals, points: points)
-        assembler.edgeBearings = edgeBearings
+                      to end: SnappedLocation, profile: ProfileGraph?, tables: LegTables? = nil) -> [RouteStep] {
+        var assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals, points: points,
+                                      roundabouts: tables?.roundabouts)
+        assembler.edgeBearings = tables?.bearings
         return assembler.steps(from: start, to: end)
     }
 
@@ -94,8 +96,13 @@ public enum StepBuilder {
     /// Whether way `way` is a roundabout (see the type's documentation), and if so which way its traffic flows:
     /// nil when it is none, `false` when traffic follows the way's node order, `true` when it runs against it.
     static func roundaboutFlow(ofWay way: Int, in graph: RoadGraph, profile: ProfileGraph?) -> Bool? {
-        guard let edges = edgeRange(ofWay: way, in: graph),
-              graph.edgeFrom[edges.lowerBound] == graph.edgeTo[edges.upperBound - 1] else { return nil }
+        guard let edges = edgeRange(ofWay: way, in: graph) else { return nil }
+        return roundaboutFlow(ofEdges: edges, in: graph, profile: profile)
+    }
+
+    /// `roundaboutFlow(ofWay:in:profile:)` for the way whose edges are `edges` (all of them, in way order).
+    static func roundaboutFlow(ofEdges edges: Range<Int>, in graph: RoadGraph, profile: ProfileGraph?) -> Bool? {
+        guard graph.edgeFrom[edges.lowerBound] == graph.edgeTo[edges.upperBound - 1] else { return nil }
         for e in edges.dropLast() where graph.edgeTo[e] != graph.edgeFrom[e + 1] { return nil }
         let millimetres = edges.reduce(0.0) { $0 + Double(graph.edgeLengthMillimetres[$1]) }
         guard millimetres <= roundaboutMaximumLength * 1000 else { return nil }
@@ -256,7 +263,9 @@ extension StepBuilder {
         /// Traversals shorter than this (metres of geometry) are folded into their neighbours.
         static let minimumLength = 1e-3
 
-        init(graph: RoadGraph, profile: ProfileGraph?, traversals: [EdgeTraversal], points legPoints: LegPoints) {
+        /// `roundabouts`, when given, are every way's flows for `profile` (else each way's is worked out here).
+        init(graph: RoadGraph, profile: ProfileGraph?, traversals: [EdgeTraversal], points legPoints: LegPoints,
+             roundabouts: WayRoundabouts? = nil) {
             self.graph = graph
             self.profile = profile
             points = legPoints.points
@@ -274,7 +283,9 @@ extension StepBuilder {
                 }
                 let way = Int(graph.edgeWay[traversal.edge])
                 let flow: Bool?
-                if let known = flows.lastIndex(where: { $0.way == way }) {
+                if let roundabouts {
+                    flow = roundabouts.flow(ofWay: way)
+                } else if let known = flows.lastIndex(where: { $0.way == way }) {
                     flow = flows[known].flow
                 } else {
                     flow = StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: profile)

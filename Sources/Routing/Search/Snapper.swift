@@ -23,7 +23,10 @@ public struct Snapper: Sendable {
 
     /// The profile's `SnapIndex`, once `LazySnapIndex.snapsBeforeIndex` snaps have asked for it (nil before: a
     /// process that snaps a few stops does not pay for it).
-    @inline(__always) var snapIndex: SnapIndex? { snapIndexTable.index(for: graph, keeping: isUsable) }
+    @inline(__always) var snapIndex: SnapIndex? {
+        let forward = profile.timeForward, backward = profile.timeBackward
+        return snapIndexTable.index(for: graph, keeping: { forward[$0] != closedEdge || backward[$0] != closedEdge })
+    }
 
 
     /// Whether the profile may use edge e in at least one direction.
@@ -43,8 +46,11 @@ public struct Snapper: Sendable {
 
     /// The snapped location of `coordinate` on its nearest road, or nil when no usable road lies within `maxDistance` metres.
     public func snap(_ coordinate: Coordinate, maxDistance: Double = 1000) -> SnappedLocation? {
+        // `isUsable` over the profile's two arrays alone (a closure over the snapper would copy it per call).
+        let forward = profile.timeForward, backward = profile.timeBackward
         let nearest = graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude,
-                                            count: 1, maxDistance: maxDistance, snapIndex: snapIndex, filter: isUsable)
+                                            count: 1, maxDistance: maxDistance, snapIndex: snapIndex,
+                                            filter: { forward[$0] != closedEdge || backward[$0] != closedEdge })
         return nearest.first.map { location(of: $0, query: coordinate) }
     }
 
