@@ -74,8 +74,12 @@ public struct SnapIndex: Sendable {
                 lat = nextLat; lon = nextLon
             }
         }
-        // In Hilbert order of the box centres, ties in the order the items were made.
-        let order = keys.indices.map { (keys[$0], $0) }.sorted { $0 < $1 }.map { $0.1 }
+        // In Hilbert order of the box centres, ties in the order the items were made: one plain UInt64 sort of the
+        // key (under 2^32 on the 2^16 × 2^16 grid) above the item's number.
+        var sortKeys = [UInt64](repeating: 0, count: keys.count)
+        for i in keys.indices { sortKeys[i] = keys[i] << 32 | UInt64(i) }
+        sortKeys.sort()
+        let order = sortKeys.map { Int($0 & 0xffff_ffff) }
         self.edges = order.map { edges[$0] }
         self.positions = order.map { positions[$0] }
         var sortedBoxes = [Int32](repeating: 0, count: itemBoxes.count)
