@@ -8,6 +8,12 @@ public struct BinaryHeap<Key: Comparable, Element> {
 
     @inlinable public init() {}
 
+    /// An empty heap with room for `capacity` pairs before it grows.
+    @inlinable public init(capacity: Int) {
+        keys.reserveCapacity(capacity)
+        elements.reserveCapacity(capacity)
+    }
+
     @inlinable public var isEmpty: Bool { keys.isEmpty }
     @inlinable public var count: Int { keys.count }
 

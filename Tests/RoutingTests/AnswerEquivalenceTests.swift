@@ -4,8 +4,8 @@ import Graph
 import XCTest
 
 /// The cheap answer paths against the straightforward computations they replace, on Monaco and north of Bayreuth:
-/// a traversal's points laid out without distances for whole edges, the spatial-index item table against the
-/// binary search, the snapped fraction without the array, and `Router.eta` against the full route's totals.
+/// a traversal's points laid out without distances for whole edges, snapping over the in-memory `SnapIndex`
+/// against the file's index, the snapped fraction without the array, and `Router.eta` against the full route's totals.
 final class AnswerEquivalenceTests: XCTestCase {
     /// The polyline of a traversal as first written: cumulative distances over the edge, interpolated ends.
     static func referenceCoordinates(of traversal: EdgeTraversal, in graph: RoadGraph) -> [Coordinate] {
@@ -40,16 +40,79 @@ final class AnswerEquivalenceTests: XCTestCase {
         }
     }
 
-    func testItemTableEqualsTheBinarySearch() throws {
+    func testSnapIndexHoldsEveryKeptSegmentOnce() throws {
         for name in ["monaco", "north-bayreuth"] {
             let graph = try OneToManyTests.graph(name)
-            let table = SpatialIndexItemEdges(graph: graph)
-            XCTAssertEqual(table.edges.count, graph.spatialIndex.items.count)
-            for (i, segment) in graph.spatialIndex.items.enumerated() {
-                let searched = graph.edge(ofSegment: segment)
-                XCTAssertEqual(Int(table.edges[i]), searched.edge)
-                XCTAssertEqual(Int(table.positions[i]), searched.position)
+            let profile = try XCTUnwrap(graph.profile(named: "car"))
+            let snapper = Snapper(graph: graph, profile: profile)
+            let index = SnapIndex(graph: graph, keeping: snapper.isUsable)
+            var held = Set<Int>()
+            for i in 0..<index.edges.count {
+                let e = Int(index.edges[i]), position = Int(index.positions[i])
+                XCTAssertTrue(snapper.isUsable(e))
+                let segments = Int(graph.edgeShapeStart[e + 1]) - Int(graph.edgeShapeStart[e]) + 1
+                for s in position..<min(position + SnapIndex.segmentsPerItem, segments) {
+                    XCTAssertTrue(held.insert(Int(graph.edgeShapeStart[e]) + e + s).inserted, "\(name) edge \(e) segment \(s) twice")
+                }
             }
+            var expected = 0
+            for e in 0..<graph.edgeCount where snapper.isUsable(e) { expected += Int(graph.edgeShapeStart[e + 1]) - Int(graph.edgeShapeStart[e]) + 1 }
+            XCTAssertEqual(held.count, expected, name)
+        }
+    }
+
+    func testNearestSegmentsOverTheSnapIndexEqualTheFileIndex() throws {
+        for name in ["monaco", "north-bayreuth"] {
+            let graph = try OneToManyTests.graph(name)
+            let profile = try XCTUnwrap(graph.profile(named: "car"))
+            let snapper = Snapper(graph: graph, profile: profile)
+            let index = SnapIndex(graph: graph, keeping: snapper.isUsable)
+            var rng = SplitMix64(seed: 7)
+            let lat = graph.nodeLatitudes.map { Double($0) * 1e-7 }, lon = graph.nodeLongitudes.map { Double($0) * 1e-7 }
+            var found = 0
+            for k in 0..<600 {
+                let p = Coordinate(latitude: .random(in: lat.min()!...lat.max()!, using: &rng), longitude: .random(in: lon.min()!...lon.max()!, using: &rng))
+                let count = k % 3 == 0 ? 5 : 1, limit = k % 2 == 0 ? 1000 : 150
+                let main = { (e: Int) in snapper.isUsable(e) && snapper.isOnMainNetwork(e) }
+                for filter in [snapper.isUsable, main] {
+                    let fromFile = graph.nearestSegments(latitude: p.latitude, longitude: p.longitude, count: count, maxDistance: Double(limit), filter: filter)
+                    let fromIndex = graph.nearestSegments(latitude: p.latitude, longitude: p.longitude, count: count, maxDistance: Double(limit),
+                                                          snapIndex: index, filter: filter)
+                    XCTAssertEqual(fromIndex, fromFile, "\(name) \(p)")
+                    found += fromFile.count
+                }
+            }
+            XCTAssertGreaterThan(found, 500, name)
+        }
+    }
+
+    func testLegTablesGiveTheSameSteps() throws {
+        for name in ["monaco", "north-bayreuth"] {
+            let graph = try OneToManyTests.graph(name)
+            let router = try Router(graph: graph, profile: "car")
+            let roundabouts = WayRoundabouts(graph: graph, profile: router.profile)
+            for way in 0..<graph.wayNames.count {
+                XCTAssertEqual(roundabouts.flow(ofWay: way), StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: router.profile), "\(name) way \(way)")
+            }
+            let tables = LegTables(bearings: EdgeBearings(graph: graph), roundabouts: roundabouts)
+            var rng = SplitMix64(seed: 21)
+            let lat = graph.nodeLatitudes.map { Double($0) * 1e-7 }, lon = graph.nodeLongitudes.map { Double($0) * 1e-7 }
+            var steps = 0
+            for _ in 0..<150 {
+                let stops = (0..<2).map { _ in Coordinate(latitude: .random(in: lat.min()!...lat.max()!, using: &rng),
+                                                          longitude: .random(in: lon.min()!...lon.max()!, using: &rng)) }
+                guard let snapped = try? router.snapStops(stops), let found = try? router.searchLegs(through: snapped) else { continue }
+                for (k, result) in found.results.enumerated() {
+                    let points = LegPoints(result.traversals, in: graph)
+                    let plain = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: found.used[k], to: found.used[k + 1],
+                                                  profile: router.profile)
+                    let tabled = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: found.used[k], to: found.used[k + 1],
+                                                   profile: router.profile, tables: tables)
+                    XCTAssertEqual(tabled, plain, name)
+                    steps += plain.count
+                }
+            }
+            XCTAssertGreaterThan(steps, 300, name)
         }
     }
 

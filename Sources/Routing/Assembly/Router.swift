@@ -66,8 +66,8 @@ public final class Router: @unchecked Sendable {
     /// best-route query (alternatives, which re-weight edges, use `search`).
     public let hierarchy: HierarchySearch?
     public let snapper: Snapper
-    /// The bearing of every road leaving a junction, built once enough legs have been described.
-    let exitBearings = LazyExitBearings()
+    /// The bearings at both ends of every edge and every way's roundabout flow, built once enough legs have been described.
+    let legTables = LazyLegTables()
 
     /// Most alternatives share at most this fraction of their length with the routes found before them…
     public static let maximumSharedFraction = 0.7
@@ -251,7 +251,7 @@ public final class Router: @unchecked Sendable {
         if geometry.isEmpty { geometry = [start.location] }
         if geometry.count == 1 { geometry.append(end.location) }
         let steps = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: start, to: end, profile: profile,
-                                      exitBearings: exitBearings.table(for: graph))
+                                      tables: legTables.tables(for: graph, profile: profile))
         return RouteLeg(distance: result.distance, expectedTravelTime: result.duration, geometry: geometry, steps: steps,
                         boundingBox: BoundingBox(geometry)!, traversals: result.traversals)
     }

@@ -51,11 +51,14 @@ public enum StepBuilder {
 
     /// `steps(for:in:from:to:profile:)` over the traversals' points already laid out (`Router` lays them out once
     /// for the leg's geometry and its steps).
-    /// `exitBearings`, when given, holds the bearing of every road leaving a junction (the same values, computed once).
+    /// `tables`, when given (for `profile`), hold the bearings at both ends of every edge (the same values, computed
+    /// once): those of the roads leaving a junction, and those in and out of it where the route travels whole edges;
+    /// and every way's roundabout flow.
     static func steps(for traversals: [EdgeTraversal], points: LegPoints, in graph: RoadGraph, from start: SnappedLocation,
-                      to end: SnappedLocation, profile: ProfileGraph?, exitBearings: ExitBearings? = nil) -> [RouteStep] {
-        var assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals, points: points)
-        assembler.exitBearings = exitBearings
+                      to end: SnappedLocation, profile: ProfileGraph?, tables: LegTables? = nil) -> [RouteStep] {
+        var assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals, points: points,
+                                      roundabouts: tables?.roundabouts)
+        assembler.edgeBearings = tables?.bearings
         return assembler.steps(from: start, to: end)
     }
 
@@ -93,8 +96,13 @@ public enum StepBuilder {
     /// Whether way `way` is a roundabout (see the type's documentation), and if so which way its traffic flows:
     /// nil when it is none, `false` when traffic follows the way's node order, `true` when it runs against it.
     static func roundaboutFlow(ofWay way: Int, in graph: RoadGraph, profile: ProfileGraph?) -> Bool? {
-        guard let edges = edgeRange(ofWay: way, in: graph),
-              graph.edgeFrom[edges.lowerBound] == graph.edgeTo[edges.upperBound - 1] else { return nil }
+        guard let edges = edgeRange(ofWay: way, in: graph) else { return nil }
+        return roundaboutFlow(ofEdges: edges, in: graph, profile: profile)
+    }
+
+    /// `roundaboutFlow(ofWay:in:profile:)` for the way whose edges are `edges` (all of them, in way order).
+    static func roundaboutFlow(ofEdges edges: Range<Int>, in graph: RoadGraph, profile: ProfileGraph?) -> Bool? {
+        guard graph.edgeFrom[edges.lowerBound] == graph.edgeTo[edges.upperBound - 1] else { return nil }
         for e in edges.dropLast() where graph.edgeTo[e] != graph.edgeFrom[e + 1] { return nil }
         let millimetres = edges.reduce(0.0) { $0 + Double(graph.edgeLengthMillimetres[$1]) }
         guard millimetres <= roundaboutMaximumLength * 1000 else { return nil }
@@ -174,6 +182,9 @@ extension StepBuilder {
     struct Stretch {
         var edge: Int
         var reversed: Bool
+        /// Whether it travels its whole edge (0→1 or 1→0): then its points are the edge's polyline in travel order
+        /// (less repeated end points), and its bearings are the edge's (`EdgeBearings`).
+        var whole: Bool
         /// Its polyline in travel order (at least two distinct points), as a range of the assembler's `points`.
         var points: Range<Int>
         var distance: Double
@@ -239,8 +250,8 @@ extension StepBuilder {
     struct StepAssembler {
         let graph: RoadGraph
         let profile: ProfileGraph?
-        /// Every edge's bearings leaving a junction, when the router has built them (else computed per junction).
-        var exitBearings: ExitBearings? = nil
+        /// Every edge's bearings at both ends, when the router has built them (else computed per junction).
+        var edgeBearings: EdgeBearings? = nil
         /// The leg's points (every traversal's polyline); stretches refer to ranges of it.
         let points: [Coordinate]
         /// The traversals with length, in order.
@@ -252,7 +263,9 @@ extension StepBuilder {
         /// Traversals shorter than this (metres of geometry) are folded into their neighbours.
         static let minimumLength = 1e-3
 
-        init(graph: RoadGraph, profile: ProfileGraph?, traversals: [EdgeTraversal], points legPoints: LegPoints) {
+        /// `roundabouts`, when given, are every way's flows for `profile` (else each way's is worked out here).
+        init(graph: RoadGraph, profile: ProfileGraph?, traversals: [EdgeTraversal], points legPoints: LegPoints,
+             roundabouts: WayRoundabouts? = nil) {
             self.graph = graph
             self.profile = profile
             points = legPoints.points
@@ -270,14 +283,18 @@ extension StepBuilder {
                 }
                 let way = Int(graph.edgeWay[traversal.edge])
                 let flow: Bool?
-                if let known = flows.lastIndex(where: { $0.way == way }) {
+                if let roundabouts {
+                    flow = roundabouts.flow(ofWay: way)
+                } else if let known = flows.lastIndex(where: { $0.way == way }) {
                     flow = flows[known].flow
                 } else {
                     flow = StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: profile)
                     flows.append((way, flow))
                 }
                 stretches.append(Stretch(
-                    edge: traversal.edge, reversed: traversal.reversed, points: range,
+                    edge: traversal.edge, reversed: traversal.reversed,
+                    whole: min(traversal.startFraction, traversal.endFraction) == 0 && max(traversal.startFraction, traversal.endFraction) == 1,
+                    points: range,
                     distance: traversal.distance + pendingDistance, duration: traversal.duration + pendingDuration,
                     name: graph.wayNames[way], ref: graph.wayRefs[way], way: way,
                     endNode: Self.endNode(of: traversal, in: graph), onRoundabout: flow == traversal.reversed))
@@ -499,15 +516,24 @@ extension StepBuilder {
         /// The node between stretch `j` and the next: directions in and out; the other ways out go to `alternatives`.
         func junction(after j: Int, alternatives: inout Alternatives) -> Junction {
             let a = stretches[j], b = stretches[j + 1]
-            let bearingIn = TurnAngle.finalBearing(along: points(of: j)) ?? 0
-            let bearingOut = TurnAngle.initialBearing(along: points(of: j + 1)) ?? bearingIn
+            let bearingIn: Double, bearingOut: Double
+            if let edgeBearings, a.whole {
+                bearingIn = edgeBearings.finalBearing(a.edge, side: a.reversed ? 1 : 0) ?? 0
+            } else {
+                bearingIn = TurnAngle.finalBearing(along: points(of: j)) ?? 0
+            }
+            if let edgeBearings, b.whole {
+                bearingOut = edgeBearings.initialBearing(b.edge, side: b.reversed ? 1 : 0) ?? bearingIn
+            } else {
+                bearingOut = TurnAngle.initialBearing(along: points(of: j + 1)) ?? bearingIn
+            }
             alternatives.removeAll()
             if let node = a.endNode {
                 forEachExit(at: node) { edge, side in
                     guard edge != a.edge && edge != b.edge else { return }
                     let bearing: Double?
-                    if let exitBearings {
-                        bearing = exitBearings.bearing(edge, side: side)
+                    if let edgeBearings {
+                        bearing = edgeBearings.initialBearing(edge, side: side)
                     } else {
                         let stored = EdgePolyline(edge: edge, in: graph)
                         bearing = side == 0 ? TurnAngle.initialBearing(along: stored) : TurnAngle.initialBearing(along: stored.reversed())

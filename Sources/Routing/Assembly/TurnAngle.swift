@@ -18,7 +18,9 @@ public enum TurnAngle {
 
     /// The deviation from `before` to `after` (both degrees clockwise from north), in `-180 ... 180`.
     public static func deviation(from before: Double, to after: Double) -> Double {
-        var delta = (after - before).truncatingRemainder(dividingBy: 360)
+        // The remainder is exact and leaves a difference within ±360 as it is: only larger ones need the division.
+        var delta = after - before
+        if !(abs(delta) < 360) { delta = delta.truncatingRemainder(dividingBy: 360) }
         if delta > 180 { delta -= 360 }
         if delta <= -180 { delta += 360 }
         return delta

@@ -13,17 +13,20 @@ public struct Snapper: Sendable {
     public let profile: ProfileGraph
     /// Extra metres a main-network road may lie beyond an island road for a stop to move there when a leg finds no route.
     public var islandTolerance: Double = 50
-    /// The edge of every spatial-index item, looked up instead of searched for per item once enough snaps asked.
-    let itemTable = LazyItemTable()
+    /// A finer spatial index over the roads the profile may use, walked instead of the file's once enough snaps asked.
+    let snapIndexTable = LazySnapIndex()
 
     public init(graph: RoadGraph, profile: ProfileGraph) {
         self.graph = graph
         self.profile = profile
     }
 
-    /// The item table, once `LazyItemTable.snapsBeforeTable` snaps have asked for it (nil before: a process that
-    /// snaps a few stops does not pay for the table).
-    @inline(__always) var itemEdges: SpatialIndexItemEdges? { itemTable.table(for: graph) }
+    /// The profile's `SnapIndex`, once `LazySnapIndex.snapsBeforeIndex` snaps have asked for it (nil before: a
+    /// process that snaps a few stops does not pay for it).
+    @inline(__always) var snapIndex: SnapIndex? {
+        let forward = profile.timeForward, backward = profile.timeBackward
+        return snapIndexTable.index(for: graph, keeping: { forward[$0] != closedEdge || backward[$0] != closedEdge })
+    }
 
 
     /// Whether the profile may use edge e in at least one direction.
@@ -43,8 +46,11 @@ public struct Snapper: Sendable {
 
     /// The snapped location of `coordinate` on its nearest road, or nil when no usable road lies within `maxDistance` metres.
     public func snap(_ coordinate: Coordinate, maxDistance: Double = 1000) -> SnappedLocation? {
+        // `isUsable` over the profile's two arrays alone (a closure over the snapper would copy it per call).
+        let forward = profile.timeForward, backward = profile.timeBackward
         let nearest = graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude,
-                                            count: 1, maxDistance: maxDistance, itemEdges: itemEdges, filter: isUsable)
+                                            count: 1, maxDistance: maxDistance, snapIndex: snapIndex,
+                                            filter: { forward[$0] != closedEdge || backward[$0] != closedEdge })
         return nearest.first.map { location(of: $0, query: coordinate) }
     }
 
@@ -55,7 +61,7 @@ public struct Snapper: Sendable {
         guard !isOnMainNetwork(nearest.edge) else { return nil }
         let limit = min(maxDistance, nearest.distance + islandTolerance)
         let coordinate = nearest.query
-        return graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude, count: 1, maxDistance: limit, itemEdges: itemEdges,
+        return graph.nearestSegments(latitude: coordinate.latitude, longitude: coordinate.longitude, count: 1, maxDistance: limit, snapIndex: snapIndex,
                                      filter: { isUsable($0) && isOnMainNetwork($0) }).first.map { location(of: $0, query: coordinate) }
     }
 
@@ -121,24 +127,25 @@ public struct SnappedStop: Equatable, Sendable {
     }
 }
 
-/// A `Snapper`'s `SpatialIndexItemEdges`, built on the `snapsBeforeTable`-th snap (about half a millisecond on a
-/// city, the price of some 80 snaps' binary searches) and shared by every copy of the snapper and every thread.
-final class LazyItemTable: Sendable {
-    /// Snaps answered by binary search before the table is built.
-    static let snapsBeforeTable = 32
+/// A `Snapper`'s `SnapIndex` over the roads its profile may use (every filter a snapper passes keeps only such
+/// roads), built on the `snapsBeforeIndex`-th snap (a few milliseconds on a city, the price of some hundred snaps
+/// over the file's index) and shared by every copy of the snapper and every thread.
+final class LazySnapIndex: Sendable {
+    /// Snaps answered over the file's index before the snapper's own is built.
+    static let snapsBeforeIndex = 32
     private let built = AtomicLazyReference<Box>()
     private let asked = Atomic<Int>(0)
 
-    /// The table, boxed to be stored once.
+    /// The index, boxed to be stored once.
     final class Box: Sendable {
-        let table: SpatialIndexItemEdges
-        init(_ table: SpatialIndexItemEdges) { self.table = table }
+        let index: SnapIndex
+        init(_ index: SnapIndex) { self.index = index }
     }
 
-    /// The table for `graph` once it has been asked for often enough, else nil.
-    func table(for graph: RoadGraph) -> SpatialIndexItemEdges? {
-        if let box = built.load() { return box.table }
-        guard asked.add(1, ordering: .relaxed).newValue >= Self.snapsBeforeTable else { return nil }
-        return built.storeIfNil(Box(SpatialIndexItemEdges(graph: graph))).table
+    /// The index of `graph`'s edges that pass `keep`, once it has been asked for often enough, else nil.
+    func index(for graph: RoadGraph, keeping keep: (Int) -> Bool) -> SnapIndex? {
+        if let box = built.load() { return box.index }
+        guard asked.add(1, ordering: .relaxed).newValue >= Self.snapsBeforeIndex else { return nil }
+        return built.storeIfNil(Box(SnapIndex(graph: graph, keeping: keep))).index
     }
 }
