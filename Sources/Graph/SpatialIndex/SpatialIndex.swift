@@ -66,7 +66,7 @@ extension RoadGraph {
         let cosine = cos(latitude * Double.pi / 180)
         // Local equirectangular projection centred on the query point, metres.
         @inline(__always) func project(_ lat: Int32, _ lon: Int32) -> (Double, Double) {
-            ((Double(lon) * 1e-7 - longitude) * cosine * metresPerDegree, (Double(lat) * 1e-7 - latitude) * metresPerDegree)
+            ((Geo.degrees(lon) - longitude) * cosine * metresPerDegree, (Geo.degrees(lat) - latitude) * metresPerDegree)
         }
         func boxDistance(_ b: Int) -> Double {
             let (x0, y0) = project(index.boxes[4 * b], index.boxes[4 * b + 1])
