@@ -10,7 +10,7 @@ public enum Geo {
     /// Haversine distance in metres between two points given in 1e-7 degrees.
     @inlinable
     public static func distance(lat1: Int32, lon1: Int32, lat2: Int32, lon2: Int32) -> Double {
-        distance(lat1: Double(lat1) * 1e-7, lon1: Double(lon1) * 1e-7, lat2: Double(lat2) * 1e-7, lon2: Double(lon2) * 1e-7)
+        distance(lat1: degrees(lat1), lon1: degrees(lon1), lat2: degrees(lat2), lon2: degrees(lon2))
     }
 
     /// Haversine distance in metres between two points given in degrees.

@@ -1,31 +1,6 @@
 import Foundation
 import Graph
 
-/// A position in degrees (WGS 84).
-public struct Coordinate: Equatable, Hashable, Sendable, Codable {
-    public var latitude: Double
-    public var longitude: Double
-    public init(latitude: Double, longitude: Double) { self.latitude = latitude; self.longitude = longitude }
-    /// A coordinate from the graph's fixed-point 1e-7 degree integers.
-    public init(latitudeE7: Int32, longitudeE7: Int32) {
-        latitude = Double(latitudeE7) * 1e-7
-        longitude = Double(longitudeE7) * 1e-7
-    }
-    /// Great-circle distance in metres (haversine, radius 6 371 008.8 m).
-    public func distance(to other: Coordinate) -> Double {
-        Geo.distance(lat1: latitude, lon1: longitude, lat2: other.latitude, lon2: other.longitude)
-    }
-    /// Initial bearing towards `other`, degrees clockwise from north in 0..<360.
-    public func bearing(to other: Coordinate) -> Double {
-        let rad = Double.pi / 180
-        let lat1 = latitude * rad, lat2 = other.latitude * rad, dLon = (other.longitude - longitude) * rad
-        let y = sin(dLon) * cos(lat2)
-        let x = cos(lat1) * sin(lat2) - sin(lat1) * cos(lat2) * cos(dLon)
-        let degrees = atan2(y, x) / rad
-        return degrees < 0 ? degrees + 360 : degrees
-    }
-}
-
 /// The smallest latitude/longitude box around a set of points.
 public struct BoundingBox: Equatable, Sendable, Codable {
     public var minLatitude: Double

@@ -1,4 +1,5 @@
 import Foundation
+import Graph
 
 /// The rows of one feed a timetable is built from, read and checked file by file, with ids resolved to indices
 /// into the builder's shared tables (agencies, stops, routes, services) so several feeds can be merged.
@@ -90,8 +91,8 @@ struct GTFSFeedReader {
             }
             let index = latitudes.count
             stopByID[stopID] = index
-            latitudes.append(Int32((latitude * 1e7).rounded()))
-            longitudes.append(Int32((longitude * 1e7).rounded()))
+            latitudes.append(Geo.units(latitude))
+            longitudes.append(Geo.units(longitude))
             metadata.stopIDs.append(feedIndex == 0 ? stopID : "\(feedIndex):\(stopID)")
             metadata.stopNames.append(table.string(r, name))
             let parentID = table.string(r, parent)

@@ -30,7 +30,7 @@ public struct StopGrid: Sendable {
         let latSpan = (radius / 1111.9).rounded(.up) + 1, lonSpan = (radius / (1111.9 * cosine)).rounded(.up) + 1
         var found: [(Int, Double)] = []
         func consider(_ s: Int32) {
-            let d = Geo.distance(lat1: latitude, lon1: longitude, lat2: Double(latitudes[Int(s)]) * 1e-7, lon2: Double(longitudes[Int(s)]) * 1e-7)
+            let d = Geo.distance(lat1: latitude, lon1: longitude, lat2: Geo.degrees(latitudes[Int(s)]), lon2: Geo.degrees(longitudes[Int(s)]))
             if d <= radius { found.append((Int(s), d)) }
         }
         if (2 * latSpan + 1) * (2 * lonSpan + 1) > Double(max(cells.count, latitudes.count)) {
@@ -38,7 +38,7 @@ public struct StopGrid: Sendable {
             return found.sorted { $0.0 < $1.0 }
         }
         let latCells = Int64(latSpan), lonCells = Int64(lonSpan)
-        let cLat = Self.cell(Int32((latitude * 1e7).rounded())), cLon = Self.cell(Int32((longitude * 1e7).rounded()))
+        let cLat = Self.cell(Geo.units(latitude)), cLon = Self.cell(Geo.units(longitude))
         for a in (cLat - latCells)...(cLat + latCells) {
             for b in (cLon - lonCells)...(cLon + lonCells) {
                 for s in cells[Self.key(a, b)] ?? [] { consider(s) }

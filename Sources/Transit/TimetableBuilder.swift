@@ -175,8 +175,8 @@ public struct TimetableBuilder {
         var out = [0.0]
         for k in 1..<stops.count {
             let a = stops[k - 1], b = stops[k]
-            out.append(out[k - 1] + Geo.distance(lat1: Double(timetable.stopLatitudes[a]) * 1e-7, lon1: Double(timetable.stopLongitudes[a]) * 1e-7,
-                                                 lat2: Double(timetable.stopLatitudes[b]) * 1e-7, lon2: Double(timetable.stopLongitudes[b]) * 1e-7))
+            out.append(out[k - 1] + Geo.distance(lat1: Geo.degrees(timetable.stopLatitudes[a]), lon1: Geo.degrees(timetable.stopLongitudes[a]),
+                                                 lat2: Geo.degrees(timetable.stopLatitudes[b]), lon2: Geo.degrees(timetable.stopLongitudes[b])))
         }
         return out
     }
@@ -247,8 +247,8 @@ public struct TimetableBuilder {
                 if let known = shapeStartByID[key.shape] { range = known } else {
                     range = (timetable.shapeLatitudes.count, timetable.shapeLatitudes.count + points.count)
                     for p in points {
-                        timetable.shapeLatitudes.append(Int32((p.latitude * 1e7).rounded()))
-                        timetable.shapeLongitudes.append(Int32((p.longitude * 1e7).rounded()))
+                        timetable.shapeLatitudes.append(Geo.units(p.latitude))
+                        timetable.shapeLongitudes.append(Geo.units(p.longitude))
                     }
                     shapeStartByID[key.shape] = range
                 }
@@ -293,7 +293,7 @@ public struct TimetableBuilder {
         var from = 0
         var previous: (Double, Double)? = nil
         for stop in stops {
-            let lat = Double(timetable.stopLatitudes[stop]) * 1e-7, lon = Double(timetable.stopLongitudes[stop]) * 1e-7
+            let lat = Geo.degrees(timetable.stopLatitudes[stop]), lon = Geo.degrees(timetable.stopLongitudes[stop])
             let hop = previous.map { Geo.distance(lat1: $0.0, lon1: $0.1, lat2: lat, lon2: lon) } ?? 0
             let window = max(2000, 4 * hop)
             var best = from, bestDistance = Double.infinity

@@ -43,7 +43,7 @@ public struct TransferBuilder {
         for rule in rules where rule.type == 0 || rule.type == 1 { allowedFar[rule.from, default: []].append(rule.to) }
         for s in 0..<timetable.stopCount {
             guard let start = endpoints[s] else { continue }
-            let lat = Double(timetable.stopLatitudes[s]) * 1e-7, lon = Double(timetable.stopLongitudes[s]) * 1e-7
+            let lat = Geo.degrees(timetable.stopLatitudes[s]), lon = Geo.degrees(timetable.stopLongitudes[s])
             // Walking distance along the graph between snapped points is at least their great-circle distance; the
             // stops themselves may lie off the road, so look a little wider and let the walk search decide.
             let near = grid.stops(near: lat, lon, within: walkLimit + 2 * maxSnappingDistance).map(\.stop).filter { $0 != s }
@@ -82,8 +82,8 @@ public struct TransferBuilder {
                 case 3: targets[q] = nil
                 default:
                     if targets[q] == nil {
-                        let d = Geo.distance(lat1: Double(timetable.stopLatitudes[s]) * 1e-7, lon1: Double(timetable.stopLongitudes[s]) * 1e-7,
-                                             lat2: Double(timetable.stopLatitudes[q]) * 1e-7, lon2: Double(timetable.stopLongitudes[q]) * 1e-7)
+                        let d = Geo.distance(lat1: Geo.degrees(timetable.stopLatitudes[s]), lon1: Geo.degrees(timetable.stopLongitudes[s]),
+                                             lat2: Geo.degrees(timetable.stopLatitudes[q]), lon2: Geo.degrees(timetable.stopLongitudes[q]))
                         targets[q] = (Self.seconds(d / Self.fallbackSpeed), Float(d))
                     }
                 }

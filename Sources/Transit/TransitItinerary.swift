@@ -1,4 +1,5 @@
 import Foundation
+import Graph
 import Routing
 
 /// A stop of the timetable as itineraries show it.

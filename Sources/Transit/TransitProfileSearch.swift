@@ -133,7 +133,7 @@ public struct TransitProfileSearch: Sendable {
                     queuePosition[p] = Int32.max
                     let n = tt.length(ofPattern: p)
                     let stopBase = Int(tt.patternStopStart[p])
-                    let t0 = Int(tt.patternTripStart[p]), t1 = Int(tt.patternTripStart[p + 1])
+                    let t0 = Int(tt.patternTripStart[p])
                     let timeBase = tt.patternTimeStart[p]
                     let zoneBase = Int(tt.patternZone[p]) * 3
                     var trip = -1, tripStart = 0

@@ -48,8 +48,8 @@ public final class TransitRouter: @unchecked Sendable {
         var lats: [Int32] = [], lons: [Int32] = []
         for s in 0..<timetable.stopCount {
             let c = stopEndpoints[s]?.coordinate
-            lats.append(c.map { Int32(($0.latitude * 1e7).rounded()) } ?? Int32.max / 2)
-            lons.append(c.map { Int32(($0.longitude * 1e7).rounded()) } ?? 0)
+            lats.append(c.map { Geo.units($0.latitude) } ?? Int32.max / 2)
+            lons.append(c.map { Geo.units($0.longitude) } ?? 0)
         }
         stopGrid = StopGrid(latitudes: lats, longitudes: lons)
     }

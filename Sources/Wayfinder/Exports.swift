@@ -2,7 +2,7 @@
 // and the value types they are made of — routes, legs, steps, waypoints and coordinates from Routing, the transit
 // itineraries from Transit, the graph file's errors from Graph — so the README's samples need no other import.
 // The engine (routers, searches, the graph's arrays, the timetable) is not part of it.
-@_exported import struct Routing.Coordinate
+@_exported import struct Graph.Coordinate
 @_exported import struct Routing.BoundingBox
 @_exported import struct Routing.Route
 @_exported import struct Routing.RouteLeg

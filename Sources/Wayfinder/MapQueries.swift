@@ -69,8 +69,8 @@ extension OfflineMap {
     /// The roads of tier `maximumTier` or below whose line meets `box`, at most `limit` of them (edge order of the
     /// file); `truncated` says whether more were left out.
     public func roads(in box: BoundingBox, maximumTier: Int = 3, limit: Int = .max) -> (roads: [MapRoad], truncated: Bool) {
-        let query = (Int32(max(-90, box.minLatitude) * 1e7), Int32(max(-180, box.minLongitude) * 1e7),
-                     Int32(min(90, box.maxLatitude) * 1e7), Int32(min(180, box.maxLongitude) * 1e7))
+        let query = (Geo.units(max(-90, box.minLatitude)), Geo.units(max(-180, box.minLongitude)),
+                     Geo.units(min(90, box.maxLatitude)), Geo.units(min(180, box.maxLongitude)))
         var edges = edgesIntersecting(query)
         edges.sort()
         var roads: [MapRoad] = []

@@ -1,4 +1,5 @@
 import Foundation
+import Graph
 import Routing
 import Transit
 

@@ -53,7 +53,7 @@ final class LocalSearchTests: XCTestCase {
         XCTAssertEqual(items.first?.name, "Planet Pasta")
         let distances = items.compactMap(\.distance)
         XCTAssertEqual(distances.count, 5)
-        XCTAssertEqual(distances.first, 0)
+        XCTAssertEqual(try XCTUnwrap(distances.first), 0, accuracy: 1e-6, "the place at the point itself")
         XCTAssertTrue(distances.allSatisfy { $0 < 500 }, "the five nearest of Monaco's restaurants: \(distances)")
         // Far away, the same search answers other restaurants.
         let west = Coordinate(latitude: 43.7231732, longitude: 7.3893896)

@@ -151,7 +151,7 @@ public struct PlaceIndex: @unchecked Sendable {
         let others = string(.otherNames, place: i)
         return Place(
             index: i, source: PlaceSource(rawValue: sources[i]) ?? .node, osmID: osmIDs[i],
-            latitude: Double(latitudes[i]) / 1e7, longitude: Double(longitudes[i]) / 1e7,
+            latitude: Geo.degrees(latitudes[i]), longitude: Geo.degrees(longitudes[i]),
             name: string(.name, place: i), otherNames: others.isEmpty ? [] : others.split(separator: PlaceField.nameSeparator).map(String.init),
             categoryKey: key, category: value,
             houseNumber: string(.houseNumber, place: i), street: string(.street, place: i), postcode: string(.postcode, place: i),

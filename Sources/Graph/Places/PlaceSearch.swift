@@ -317,8 +317,8 @@ public final class PlaceSearcher {
                 let name = index.bytes(of: .name, place: p)
                 let repeated = result.contains { answer in
                     index.categories[answer.place] == index.categories[p] && index.bytes(of: .name, place: answer.place).elementsEqual(name)
-                        && distance(answer.place, (Double(index.latitudes[p]) / 1e7, Double(index.longitudes[p]) / 1e7),
-                                    cos(Double(index.latitudes[p]) / 1e7 * .pi / 180)) < 1000
+                        && distance(answer.place, (Geo.degrees(index.latitudes[p]), Geo.degrees(index.longitudes[p])),
+                                    cos(Geo.degrees(index.latitudes[p]) * .pi / 180)) < 1000
                 }
                 if repeated { continue }
             }
@@ -336,8 +336,8 @@ public final class PlaceSearcher {
     /// Metres from place `p` to `point` (equirectangular: exact enough within a city, and cheap).
     @inline(__always)
     private func distance(_ p: Int, _ point: (latitude: Double, longitude: Double), _ cosine: Double) -> Double {
-        let dLatitude = (Double(index.latitudes[p]) / 1e7 - point.latitude) * .pi / 180
-        let dLongitude = (Double(index.longitudes[p]) / 1e7 - point.longitude) * .pi / 180 * cosine
+        let dLatitude = (Geo.degrees(index.latitudes[p]) - point.latitude) * .pi / 180
+        let dLongitude = (Geo.degrees(index.longitudes[p]) - point.longitude) * .pi / 180 * cosine
         return 6_371_008.8 * (dLatitude * dLatitude + dLongitude * dLongitude).squareRoot()
     }
 }

@@ -131,7 +131,7 @@ extension RoadGraph {
         let cosine = cos(latitude * Double.pi / 180)
         // Local equirectangular projection centred on the query point, metres.
         @inline(__always) func project(_ lat: Int32, _ lon: Int32) -> (Double, Double) {
-            ((Double(lon) * 1e-7 - longitude) * cosine * metresPerDegree, (Double(lat) * 1e-7 - latitude) * metresPerDegree)
+            ((Geo.degrees(lon) - longitude) * cosine * metresPerDegree, (Geo.degrees(lat) - latitude) * metresPerDegree)
         }
         @inline(__always) func distance(toBox b: Int, in boxes: UnsafeBufferPointer<Int32>) -> Double {
             let (x0, y0) = project(boxes[4 * b], boxes[4 * b + 1])

@@ -86,7 +86,7 @@ public struct RouteSearch: Sendable {
         let landmarks = useHeuristic ? LandmarkBound(profile: g.profile, targets: target.node.map { [($0, 0.0)] } ?? targetEntries.map { (g.tail($0.d), $0.cost) }) : nil
         @inline(__always) func bound(_ node: Int) -> Double {
             guard useHeuristic else { return 0 }
-            let lat = Double(graph.nodeLatitudes[node]) * 1e-7 * rad, lon = Double(graph.nodeLongitudes[node]) * 1e-7 * rad
+            let lat = Geo.degrees(graph.nodeLatitudes[node]) * rad, lon = Geo.degrees(graph.nodeLongitudes[node]) * rad
             let a = sin((targetLatitude - lat) / 2), b = sin((targetLongitude - lon) / 2)
             let h = a * a + cos(lat) * cosTarget * b * b
             let geometric = 2 * Geo.earthRadius * asin(min(1, h.squareRoot())) / metresPerMillisecond

@@ -51,8 +51,8 @@ extension OfflineMap {
     /// The box the graph's nodes lie in (south-west and north-east corners), from the import's figures.
     public var coverage: BoundingBox {
         let s = graph.metadata.statistics
-        return BoundingBox(minLatitude: Double(s.minLatitude) * 1e-7, minLongitude: Double(s.minLongitude) * 1e-7,
-                           maxLatitude: Double(s.maxLatitude) * 1e-7, maxLongitude: Double(s.maxLongitude) * 1e-7)
+        return BoundingBox(minLatitude: Geo.degrees(s.minLatitude), minLongitude: Geo.degrees(s.minLongitude),
+                           maxLatitude: Geo.degrees(s.maxLatitude), maxLongitude: Geo.degrees(s.maxLongitude))
     }
 
     /// A hint for a stop that found no road: when it lies outside the graph's box but would lie inside it with
