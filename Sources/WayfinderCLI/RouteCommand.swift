@@ -33,7 +33,7 @@ enum RouteCommand {
     static let etaUsage = """
     usage: wayfinder eta --graph G.wfg [--mode car|foot|transit] [--depart T | --arrive T] [--format text|json]
                          [--time-zone ZONE] [--max-snap M] [--max-transfers N] [--max-walk M] [--] STOP STOP [STOP…]
-           wayfinder eta --graph G.wfg --from STOP --to-file PLACES [--mode car|foot|transit] [--depart T] [--sort]
+           wayfinder eta --graph G.wfg --from STOP (--to-file PLACES | --to-category C [--within M]) [--mode car|foot|transit] [--depart T] [--sort]
                          [--depart-window W] [--format text|json|csv] [--time-zone ZONE] [--max-snap M]
                          [--max-transfers N] [--max-walk M]
 
@@ -54,7 +54,11 @@ enum RouteCommand {
       --from STOP        the origin of a one-to-many ETA list
       --to-file PLACES   places to list, one `name,lat,lon` or `lat,lon[,name]` per line (optional header; RFC 4180
                          quotes); each gets its travel time, distance and arrival from one search from --from
-      --sort             (with --to-file) sort the places by ETA, unreachable ones last
+      --to-category C    instead of --to-file: the places of category C (restaurant, amenity=restaurant) within
+                         --within metres of --from, nearest first (the place index of the graph; at most 1000)
+      --within M         (with --to-category) search radius, metres (default 2000 on foot and by transit, 10000 by
+                         car; at most 100000)
+      --sort             (with --to-file or --to-category) sort the places by ETA, unreachable ones last
       --depart-window W  (transit, with --to-file) also each place's best, median and worst travel time over
                          departures from --depart to W later (30m, 2h, 900s; more than 0, at most 24h)
       --                 ends the options: what follows are stops, even when they start with -
@@ -67,10 +71,10 @@ enum RouteCommand {
         var valued: Set<String> = ["--graph", "-g", "--mode", "--depart", "--arrive", "--alternatives", "--format", "--time-zone", "--max-snap",
                                    "--max-transfers", "--max-walk"]
         var switches: Set<String> = ["--straight", "-h", "--help"]
-        if etaOnly { valued.formUnion(["--from", "--to-file", "--depart-window"]); switches.insert("--sort") }
+        if etaOnly { valued.formUnion(["--from", "--to-file", "--to-category", "--within", "--depart-window"]); switches.insert("--sort") }
         let args = try ArgumentList(arguments, valued: valued, switches: switches)
         if args.has("-h") || args.has("--help") { print(etaOnly ? etaUsage : routeUsage); return }
-        if etaOnly && (args.value("--from") != nil || args.value("--to-file") != nil || args.has("--sort")) {
+        if etaOnly && (args.value("--from") != nil || args.value("--to-file") != nil || args.value("--to-category") != nil || args.has("--sort")) {
             try runList(args)
             return
         }
@@ -126,7 +130,15 @@ enum RouteCommand {
     static func runList(_ args: ArgumentList) throws {
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(etaUsage)") }
         guard let fromText = args.value("--from") else { throw CommandError.usage("--to-file needs --from STOP (the origin, lat,lon)") }
-        guard let placesPath = args.value("--to-file") else { throw CommandError.usage("--from needs --to-file PLACES (a file of name,lat,lon lines)") }
+        let placesPath = args.value("--to-file"), category = args.value("--to-category")
+        guard (placesPath == nil) != (category == nil) else {
+            throw CommandError.usage(placesPath == nil ? "--from needs --to-file PLACES (a file of name,lat,lon lines) or --to-category C"
+                                     : "give --to-file or --to-category, not both")
+        }
+        if args.value("--within") != nil && category == nil { throw CommandError.usage("--within applies to --to-category") }
+        let within = try args.value("--within").map {
+            try OptionValue.decimal($0, option: "--within", unit: "metres", above: 0, upTo: NearbySearchRequest.maximumRadius)
+        }
         guard args.positionals.isEmpty else {
             throw CommandError.usage("with --from and --to-file, give no further stops (got '\(args.positionals[0])')")
         }
@@ -145,7 +157,7 @@ enum RouteCommand {
         do { origin = try parseStop(fromText, position: 0) } catch let error as CommandError {
             throw CommandError.usage("--from: " + error.message.replacingOccurrences(of: "stop 1 ", with: ""))
         }
-        let places = try PlacesFile.read(placesPath)
+        let filePlaces = try placesPath.map { try PlacesFile.read($0) }
 
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
@@ -158,6 +170,14 @@ enum RouteCommand {
         let timeZone = transport == .transit && args.value("--time-zone") == nil ? (map.transitTimeZone ?? .current)
             : try parseTimeZone(args.value("--time-zone"))
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
+        var places = filePlaces ?? []
+        if let category {
+            // The category's places around the origin, nearest first, from the same search `nearby` ranks.
+            let nearby = NearbySearch(NearbySearchRequest(origin: origin, category: category, transportType: transport, radius: within), map: map)
+            do { places = try nearby.etaRequest(to: try nearby.candidates()).places } catch {
+                throw NearbyCommand.commandError(error, origin: origin, maxSnap: maxSnap, map: map)
+            }
+        }
         var request = ETAListRequest(origin: origin, places: places, transportType: transport, departureDate: depart,
                                      maximumSnappingDistance: maxSnap, timeZone: timeZone)
         request.transitOptions = transitOptions
