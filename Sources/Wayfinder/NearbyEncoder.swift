@@ -16,7 +16,7 @@ public enum NearbyEncoder {
         let tz = response.timeZone
         let rows = response.places.map { place -> [String] in
             let e = place.eta
-            var row = [place.rank.map(String.init) ?? "-", TextEncoder.clean(place.mapItem.name.isEmpty ? place.mapItem.address : place.mapItem.name),
+            var row = [place.rank.map(String.init) ?? "-", TextEncoder.clean(place.mapItem.name.isEmpty ? (place.mapItem.address.isEmpty ? "(no name)" : place.mapItem.address) : place.mapItem.name),
                        TextEncoder.clean(place.mapItem.category)]
             guard e.status == .ok, let time = e.expectedTravelTime, let distance = e.distance, let arrival = e.expectedArrivalDate else {
                 return row + ["-", e.status == .noRoad ? "no road" : "no route", "-"] + (transit ? ["-", "-"] : [])
