@@ -125,11 +125,11 @@ final class NearbyCommandTests: CLITestCase {
         let graph = try terreHaute()
         for mode in ["car", "foot"] {
             let base = ["nearby", "--graph", graph, "--from", "39.4667,-87.4139", "--category", "restaurant", "--mode", mode,
-                        "--depart", "2017-05-10T09:00:00-04:00", "--time-zone", "America/New_York"]
+                        "--depart", "2017-05-10T09:00:00-04:00", "--time-zone", "America/New_York", "--within", "5000"]
             let result = try run(base + ["--format", "json"])
             XCTAssertEqual(result.status, 0, result.stderr)
             let places = try XCTUnwrap(try object(result.stdout)["places"] as? [[String: Any]])
-            XCTAssertEqual(places.count, 2, "both restaurants lie within the default radius")
+            guard places.count == 2 else { return XCTFail("both restaurants lie within 5 km: \(result.stdout)") }
             for place in places {
                 let pair = try object(try run(["eta", "--graph", graph, "--mode", mode, "--depart", "2017-05-10T09:00:00-04:00", "--time-zone",
                                                "America/New_York", "--format", "json", "39.4667,-87.4139", try coordinate(place)]).stdout)
@@ -144,7 +144,11 @@ final class NearbyCommandTests: CLITestCase {
             XCTAssertEqual(directions.status, 0, directions.stderr)
             XCTAssertEqual(directions.stdout, route.stdout)
         }
-        // The default radius by car (10 km) holds both; 500 m holds neither.
+        // The default radius by car (10 km) holds both restaurants, on foot (2 km) the one 1.2 km away; 500 m neither.
+        for (mode, count) in [("car", 2), ("foot", 1)] {
+            let result = try run(["nearby", "--graph", graph, "--from", "39.4667,-87.4139", "--category", "restaurant", "--mode", mode, "--format", "json"])
+            XCTAssertEqual((try object(result.stdout)["places"] as? [Any])?.count, count, mode)
+        }
         let none = try run(["nearby", "--graph", graph, "--from", "39.4667,-87.4139", "--category", "restaurant", "--within", "500"])
         XCTAssertEqual(none.status, 0, none.stderr)
         XCTAssertEqual(none.stdout, "no place of the category within the radius\n")

@@ -120,7 +120,7 @@ final class OutputSchemaTests: CLITestCase {
         try validate(try output(nearby + ["--mode", "transit", "--within", "3000"]), "nearby")
         try validate(try output(nearby + ["--mode", "car"]), "nearby")
         try validate(try output(nearby + ["--mode", "transit", "--within", "10000", "--directions", "1"]), "transit-route")
-        try validate(try output(nearby + ["--mode", "foot", "--directions", "1"]), "route")
+        try validate(try output(nearby + ["--mode", "foot", "--within", "10000", "--directions", "1"]), "route")
         let jobs = tmp("transit-jobs.ndjson")
         try """
         {"id": "bus", "mode": "transit", "depart": "2017-05-10T09:00:00-04:00", "stops": [[39.48577, -87.39769], [39.4565472, -87.4164615]]}
