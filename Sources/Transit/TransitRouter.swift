@@ -100,12 +100,14 @@ public final class TransitRouter: @unchecked Sendable {
         if candidates.isEmpty { return [] }
         let S = labels.stopCount, never = Int.max
         // Each candidate a ride reaches, in the candidates' order, with its earliest ride label over the rounds.
-        var pending: [(index: Int, stop: Int, end: SearchEndpoint, label: Int)] = []
+        // `beeline`: the least walk to the stop, seconds (99% of the straight line at the foot profile's top speed).
+        var pending: [(index: Int, stop: Int, end: SearchEndpoint, label: Int, beeline: Double)] = []
+        let speed = footRouter.search.space.maximumSpeed * 1000
         for (index, c) in candidates.enumerated() {
             guard let end = stopEndpoints[c.stop] else { continue }
             var least = never, r = 1
             while r <= labels.rounds { least = min(least, labels.ride[r * S + c.stop]); r += 1 }
-            if least != never { pending.append((index, c.stop, end, least)) }
+            if least != never { pending.append((index, c.stop, end, least, 0.99 * point.coordinate.distance(to: end.coordinate) / speed)) }
         }
         if pending.isEmpty { return [] }
         return withWalkSearch { search in
@@ -125,10 +127,11 @@ public final class TransitRouter: @unchecked Sendable {
                         pending.swapAt(i, pending.count - 1); pending.removeLast()
                         continue
                     }
-                    leastLeft = min(leastLeft, p.label)
+                    // Its walk takes at least the key and at least its beeline.
+                    leastLeft = min(leastLeft, p.label + Int(TransferBuilder.seconds(max(key, p.beeline))))
                     i += 1
                 }
-                return pending.isEmpty || (best != never && leastLeft + Int(TransferBuilder.seconds(key)) > best)
+                return pending.isEmpty || (best != never && leastLeft > best)
             }
             // Whatever is still pending either was never cut off (the search ran out: final times) or cannot win.
             for p in pending {
