@@ -252,9 +252,9 @@ public final class JobReader {
         }
         var modeName: String? = nil
         if let mode {
-            // The one table of mode names; batch routes by road only.
-            guard let type = TransportType(name: mode), type != .transit else { return bad("unknown mode '\(mode)' (car or foot)") }
-            modeName = type.profileName
+            // The one table of mode names; transit jobs are answered from the graph's timetable.
+            guard let type = TransportType(name: mode) else { return bad("unknown mode '\(mode)' (car, foot or transit)") }
+            modeName = type == .transit ? "transit" : type.profileName
         }
         if depart != nil && arrive != nil { return bad("give depart or arrive, not both") }
         var departDate: Date? = nil, arriveDate: Date? = nil

@@ -5,7 +5,7 @@ import Wayfinder
 public struct BatchJob: Equatable, Sendable {
     /// The job's id, as given in the input (unique per file, used by `--resume` and `--shard`).
     public var id: String
-    /// "car" or "foot" (nil: the batch's default mode).
+    /// "car", "foot" or "transit" (nil: the batch's default mode).
     public var mode: String?
     /// When to leave, or when to arrive (at most one of them).
     public var depart: Date?

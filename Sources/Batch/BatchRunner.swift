@@ -81,11 +81,19 @@ public struct BatchRowFormatter: Sendable {
         row(id: id, eta: eta, route: nil, places: places)
     }
 
+    /// The row of a transit job: its ETA, the route form of its itineraries (for geometry and steps, nil without
+    /// them) and, in NDJSON, its `rides`, `transfers` and `walkingDistance` (as `eta --mode transit --format json`).
+    public func success(id: String, eta: ETASummary, route: Route?, transit: (rides: Int, transfers: Int, walkingDistance: Double),
+                        places: [ResolvedStop] = []) -> BatchRow {
+        row(id: id, eta: eta, route: route, places: places, transit: transit)
+    }
+
     /// Whether these options need a full route (geometry or steps), not just an ETA.
     public var needsFullRoute: Bool { options.geometry != .none || options.steps }
 
     /// A success row from the totals and each leg's; the geometry and steps, as the options ask, from `route`.
-    private func row(id: String, eta: ETASummary, route: Route?, places: [ResolvedStop]) -> BatchRow {
+    private func row(id: String, eta: ETASummary, route: Route?, places: [ResolvedStop] = [],
+                     transit: (rides: Int, transfers: Int, walkingDistance: Double)? = nil) -> BatchRow {
         switch options.format {
         case .ndjson:
             var w = JSONWriter(capacity: 512)
@@ -113,6 +121,7 @@ public struct BatchRowFormatter: Sendable {
             w.endArray()
             w.key("message"); w.string("")
             if !places.isEmpty { w.key("places"); w.raw(JSONValue.array(places.map(\.placeJSON)).encoded()) }
+            if let transit { w.key("rides"); w.int(transit.rides) }
             w.key("status"); w.string("ok")
             if let route, options.steps {
                 w.key("steps"); w.beginArray()
@@ -124,6 +133,10 @@ public struct BatchRowFormatter: Sendable {
                     w.endObject()
                 }
                 w.endArray()
+            }
+            if let transit {
+                w.key("transfers"); w.int(transit.transfers)
+                w.key("walkingDistance"); w.numberOrNull(transit.walkingDistance, decimals: 1)
             }
             w.endObject()
             return BatchRow(id: id, ok: true, text: w.text + "\n")
@@ -153,11 +166,20 @@ public struct BatchRowFormatter: Sendable {
 /// Routes one job into a row.
 public func routeJob(_ job: BatchJob, map: OfflineMap, formatter: BatchRowFormatter) -> BatchRow {
     let o = formatter.options
-    let transport: TransportType = (job.mode ?? o.defaultMode) == "foot" ? .walking : .automobile
+    let mode = job.mode ?? o.defaultMode
+    let transport: TransportType = mode == "transit" ? .transit : mode == "foot" ? .walking : .automobile
     let request = DirectionsRequest(stops: job.stops, transportType: transport, departureDate: job.depart ?? (job.arrive == nil ? o.defaultDeparture : nil),
                                     arrivalDate: job.arrive, maximumSnappingDistance: o.maximumSnappingDistance, timeZone: o.timeZone)
     do {
         let directions = Directions(request, map: map)
+        if transport == .transit {
+            // The trip `eta --mode transit` gives (primary itinerary per pair of stops); its route form carries the
+            // geometry and steps (walk steps, one step per ride) when the options ask for them.
+            let trip = try directions.calculateTransit()
+            let result = trip.routeResult
+            return formatter.success(id: job.id, eta: result.eta, route: formatter.needsFullRoute ? result.routes[0] : nil,
+                                     transit: (trip.rides, trip.transfers, trip.walkingDistance))
+        }
         // Without geometry and steps a row needs only times and distances: the ETA path lays out no route.
         guard formatter.needsFullRoute else { return formatter.success(id: job.id, eta: try directions.calculateETA(), places: job.places) }
         return formatter.success(id: job.id, result: try directions.calculate(), places: job.places)
@@ -168,6 +190,9 @@ public func routeJob(_ job: BatchJob, map: OfflineMap, formatter: BatchRowFormat
         case .routing(.noRoad): status = "no_road"
         case .routing(.invalidCoordinate): status = "bad_stop"
         case .routing(.unknownProfile): status = "unknown_profile"
+        case .transit(.noTransitRoute): status = "no_route"
+        case .transit(.noRoad): status = "no_road"
+        case .transit(.invalidCoordinate): status = "bad_stop"
         default: status = "bad_row"
         }
         return formatter.failure(id: job.id, status: status, message: "line \(job.line): \(error.description)")

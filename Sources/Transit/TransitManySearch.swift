@@ -56,17 +56,24 @@ extension TransitRouter {
         // whose walk might beat their rides (the pair query's lower-bound test); then each answer.
         var prepared: [(snapped: SnappedStop, end: SearchEndpoint, egress: [(stop: Int, seconds: Int, distance: Double)],
                         ride: (arrival: Int, rides: Int, stop: Int, round: Int)?)?] = []
-        var walkTargets: [SearchEndpoint] = [], walkIndex: [Int: Int] = [:]
+        var walkTargets: [SearchEndpoint] = [], walkIndex: [Int: Int] = [:], walkBounds: [Double] = []
         for (i, place) in places.enumerated() {
             guard let snapped = try? endpoint(place, stop: 1, options: options) else { prepared.append(nil); continue }
             let end = SearchEndpoint(snapped.nearest, in: graph)
-            let egress = walks(at: end, towards: true, maxWalk: options.maxWalk, deadline: options.deadline)
+            // Refined answers need every egress walk (the later-departure search starts from them all); the
+            // earliest arrival alone only those that can decide it, from a walk search cut short.
+            let egress = refine ? walks(at: end, towards: true, maxWalk: options.maxWalk, deadline: options.deadline)
+                : rideEgress(at: end, labels: nearest.labels, maxWalk: options.maxWalk, deadline: options.deadline)
             let ride = bestRideArrival(nearest.labels, egress: egress)
             prepared.append((snapped, end, egress, ride))
-            if ride == nil || walkLowerBound(nearest.point, end) < Double(ride!.arrival - t) { walkIndex[i] = walkTargets.count; walkTargets.append(end) }
+            if ride == nil || walkLowerBound(nearest.point, end) < Double(ride!.arrival - t) {
+                walkIndex[i] = walkTargets.count; walkTargets.append(end)
+                // Walking matters only when quicker than the rides: the foot search need not look further.
+                walkBounds.append(ride.map { Double($0.arrival - t) } ?? .infinity)
+            }
         }
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
-        let walkTimes = footOneToMany.routes(from: nearest.point, to: walkTargets)
+        let walkTimes = footOneToMany.routes(from: nearest.point, to: walkTargets, within: walkBounds)
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
         for (i, place) in places.enumerated() {
             guard let ready = prepared[i] else {

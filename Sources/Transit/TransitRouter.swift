@@ -90,6 +90,58 @@ public final class TransitRouter: @unchecked Sendable {
         }
     }
 
+    /// The egress walks from `point` (as `walks(at:towards: true)`) that can decide its earliest ride arrival over
+    /// `labels`: only stops a ride reaches, and the backward walk search stops once no stop left could beat the best
+    /// arrival so far (ride label + walk). `bestRideArrival` over this list gives what it gives over the full list:
+    /// every stop left out arrives strictly later than the best. Walk times are the full search's (the same search,
+    /// cut short), so each answer still equals the pair query's.
+    func rideEgress(at point: SearchEndpoint, labels: RaptorLabels, maxWalk: Double, deadline: Date? = nil) -> [(stop: Int, seconds: Int, distance: Double)] {
+        let candidates = stopGrid.stops(near: point.coordinate.latitude, point.coordinate.longitude, within: maxWalk)
+        if candidates.isEmpty { return [] }
+        let S = labels.stopCount, never = Int.max
+        // Each candidate a ride reaches, in the candidates' order, with its earliest ride label over the rounds.
+        // `beeline`: the least walk to the stop, seconds (99% of the straight line at the foot profile's top speed).
+        var pending: [(index: Int, stop: Int, end: SearchEndpoint, label: Int, beeline: Double)] = []
+        let speed = footRouter.search.space.maximumSpeed * 1000
+        for (index, c) in candidates.enumerated() {
+            guard let end = stopEndpoints[c.stop] else { continue }
+            var least = never, r = 1
+            while r <= labels.rounds { least = min(least, labels.ride[r * S + c.stop]); r += 1 }
+            if least != never { pending.append((index, c.stop, end, least, 0.99 * point.coordinate.distance(to: end.coordinate) / speed)) }
+        }
+        if pending.isEmpty { return [] }
+        return withWalkSearch { search in
+            var found: [(index: Int, walk: (stop: Int, seconds: Int, distance: Double))] = []
+            var best = never, pops = 0
+            search.run(from: point, maxDistance: maxWalk, reverse: true, deadline: deadline) { key in
+                pops &+= 1
+                if pops & 15 != 1 { return false }
+                // A stop whose walk is shorter than the key is final (its nodes are settled); the rest walk at least `key`.
+                var i = 0, leastLeft = never
+                while i < pending.count {
+                    let p = pending[i]
+                    if let walk = search.cost(to: p.end), walk.duration < key {
+                        let seconds = Int(TransferBuilder.seconds(walk.duration))
+                        found.append((p.index, (p.stop, seconds, walk.distance)))
+                        best = min(best, p.label + seconds)
+                        pending.swapAt(i, pending.count - 1); pending.removeLast()
+                        continue
+                    }
+                    // Its walk takes at least the key and at least its beeline.
+                    leastLeft = min(leastLeft, p.label + Int(TransferBuilder.seconds(max(key, p.beeline))))
+                    i += 1
+                }
+                return pending.isEmpty || (best != never && leastLeft > best)
+            }
+            // Whatever is still pending either was never cut off (the search ran out: final times) or cannot win.
+            for p in pending {
+                guard let walk = search.cost(to: p.end) else { continue }
+                found.append((p.index, (p.stop, Int(TransferBuilder.seconds(walk.duration)), walk.distance)))
+            }
+            return found.sorted { $0.index < $1.index }.map(\.walk)
+        }
+    }
+
     /// The service days around an instant (see `ServiceWindow.days(around:)`).
     public func days(around instant: Int) throws(TransitError) -> (dayStarts: [Int], active: [UInt8]) { try window.days(around: instant) }
 

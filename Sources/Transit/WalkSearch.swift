@@ -45,7 +45,10 @@ public final class WalkSearch {
 
     /// Searches from `origin` (or, `reverse`, towards it) over paths of at most `maxDistance` metres. With a
     /// `deadline`, gives up at that moment (checked every thousand nodes), leaving the nodes settled so far.
-    public func run(from origin: SearchEndpoint, maxDistance: Double, reverse: Bool = false, deadline: Date? = nil) {
+    /// `stop`, when given, is asked with the key of each node taken from the heap (seconds, in increasing order):
+    /// true ends the search there (nodes settled so far keep their final times).
+    public func run(from origin: SearchEndpoint, maxDistance: Double, reverse: Bool = false, deadline: Date? = nil,
+                    stop: ((Double) -> Bool)? = nil) {
         generation &+= 1
         if generation == 0 { for i in stamp.indices { stamp[i] = 0; done[i] = 0 }; generation = 1 }
         heap.removeAll()
@@ -67,6 +70,7 @@ public final class WalkSearch {
             if settled & 1023 == 0, let deadline, Date() > deadline { break }
             let v = Int(node32)
             if done[v] == generation || key > time[v] { continue }
+            if let stop, stop(key) { break }
             done[v] = generation
             if profile.isBlocked(graph.nodeFlags[v]) && v != origin.node { continue }
             let t = time[v], d = distance[v]

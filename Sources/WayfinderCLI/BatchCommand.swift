@@ -10,7 +10,7 @@ enum BatchCommand {
     static let usage = """
     usage: wayfinder batch --graph G.wfg --input JOBS --output RESULTS [--threads N] [--geometry none|polyline|polyline6|geojson]
                            [--steps] [--format ndjson|csv] [--places FILE] [--resume] [--shard K/N] [--time-zone ZONE]
-                           [--mode car|foot] [--depart T] [--max-snap M] [--max-stops N] [--max-name-bytes N] [--strict-names] [--quiet]
+                           [--mode car|foot|transit] [--depart T] [--max-snap M] [--max-stops N] [--max-name-bytes N] [--strict-names] [--quiet]
 
     Routes a file of jobs, one result row per job in input order, on all cores.
 
@@ -33,7 +33,7 @@ enum BatchCommand {
                             another --format, --geometry or --steps is refused)
       --shard K/N           only jobs whose id hashes (FNV-1a 64 mod N) to shard K, K from 1 to N
       --time-zone ZONE      IANA zone for dates without an offset and for output (default: the system's, $TZ)
-      --mode MODE           car (default) or foot, for jobs that give no mode
+      --mode MODE           car (default), foot or transit (a graph imported with --gtfs), for jobs that give no mode
       --depart T            departure for jobs that give none (default: the batch's start), ISO 8601
       --max-snap M          farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-stops N         most stops of one job, 2 to 100000 (default 500, as the route service); more: that row fails
@@ -76,8 +76,8 @@ enum BatchCommand {
             options.timeZone = zone
         }
         if let mode = args.value("--mode") {
-            guard let type = TransportType(name: mode), type != .transit else { throw CommandError.usage("--mode must be car or foot, not '\(mode)'") }
-            options.defaultMode = type.profileName
+            guard let type = TransportType(name: mode) else { throw CommandError.usage("--mode must be car, foot or transit, not '\(mode)'") }
+            options.defaultMode = type == .transit ? "transit" : type.profileName
         }
         if let d = args.value("--depart") { options.defaultDeparture = try RouteCommand.parseDate(d, option: "--depart", timeZone: options.timeZone) }
         if let text = args.value("--max-snap") {

@@ -36,7 +36,7 @@ enum RouteCommand {
     usage: wayfinder eta --graph G.wfg [--mode car|foot|transit] [--depart T | --arrive T] [--format text|json]
                          [--time-zone ZONE] [--max-snap M] [--max-transfers N] [--max-walk M] [--strict-names]
                          [--] STOP STOP [STOP…]
-           wayfinder eta --graph G.wfg --from STOP --to-file PLACES [--mode car|foot|transit] [--depart T] [--sort]
+           wayfinder eta --graph G.wfg --from STOP (--to-file PLACES | --to-category C [--within M]) [--mode car|foot|transit] [--depart T] [--sort]
                          [--depart-window W] [--format text|json|csv] [--time-zone ZONE] [--max-snap M]
                          [--max-transfers N] [--max-walk M]
 
@@ -57,7 +57,11 @@ enum RouteCommand {
       --from STOP        the origin of a one-to-many ETA list (lat,lon or a place name)
       --to-file PLACES   places to list, one `name,lat,lon`, `lat,lon[,name]` or a name alone per line (optional
                          header; RFC 4180 quotes); each gets its travel time, distance and arrival from one search from --from
-      --sort             (with --to-file) sort the places by ETA, unreachable ones last
+      --to-category C    instead of --to-file: the places of category C (restaurant, amenity=restaurant) within
+                         --within metres of --from, nearest first (the place index of the graph; at most 1000)
+      --within M         (with --to-category) search radius, metres (default 2000 on foot and by transit, 10000 by
+                         car; at most 100000)
+      --sort             (with --to-file or --to-category) sort the places by ETA, unreachable ones last
       --depart-window W  (transit, with --to-file) also each place's best, median and worst travel time over
                          departures from --depart to W later (30m, 2h, 900s; more than 0, at most 24h)
       --strict-names     a name that several places far apart match equally well is an error listing them
@@ -72,10 +76,10 @@ enum RouteCommand {
         var valued: Set<String> = ["--graph", "-g", "--mode", "--depart", "--arrive", "--alternatives", "--format", "--time-zone", "--max-snap",
                                    "--max-transfers", "--max-walk"]
         var switches: Set<String> = ["--straight", "--strict-names", "-h", "--help"]
-        if etaOnly { valued.formUnion(["--from", "--to-file", "--depart-window"]); switches.insert("--sort") }
+        if etaOnly { valued.formUnion(["--from", "--to-file", "--to-category", "--within", "--depart-window"]); switches.insert("--sort") }
         let args = try ArgumentList(arguments, valued: valued, switches: switches)
         if args.has("-h") || args.has("--help") { print(etaOnly ? etaUsage : routeUsage); return }
-        if etaOnly && (args.value("--from") != nil || args.value("--to-file") != nil || args.has("--sort")) {
+        if etaOnly && (args.value("--from") != nil || args.value("--to-file") != nil || args.value("--to-category") != nil || args.has("--sort")) {
             try runList(args)
             return
         }
@@ -135,7 +139,15 @@ enum RouteCommand {
     static func runList(_ args: ArgumentList) throws {
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(etaUsage)") }
         guard let fromText = args.value("--from") else { throw CommandError.usage("--to-file needs --from STOP (the origin, lat,lon)") }
-        guard let placesPath = args.value("--to-file") else { throw CommandError.usage("--from needs --to-file PLACES (a file of name,lat,lon lines)") }
+        let placesPath = args.value("--to-file"), category = args.value("--to-category")
+        guard (placesPath == nil) != (category == nil) else {
+            throw CommandError.usage(placesPath == nil ? "--from needs --to-file PLACES (a file of name,lat,lon lines) or --to-category C"
+                                     : "give --to-file or --to-category, not both")
+        }
+        if args.value("--within") != nil && category == nil { throw CommandError.usage("--within applies to --to-category") }
+        let within = try args.value("--within").map {
+            try OptionValue.decimal($0, option: "--within", unit: "metres", above: 0, upTo: NearbySearchRequest.maximumRadius)
+        }
         guard args.positionals.isEmpty else {
             throw CommandError.usage("with --from and --to-file, give no further stops (got '\(args.positionals[0])')")
         }
@@ -153,7 +165,7 @@ enum RouteCommand {
         do { try StopNames.precheck([fromText]) } catch let error as CommandError {
             throw CommandError.usage("--from: " + error.message.replacingOccurrences(of: "stop 1 ", with: ""))
         }
-        let rows = try StopNames.rows(placesPath, role: "places")
+        let rows = try placesPath.map { try StopNames.rows($0, role: "places") }
 
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
@@ -165,13 +177,20 @@ enum RouteCommand {
         let strict = args.has("--strict-names")
         let from = try StopNames.resolve(option: "--from", fromText, map: map, strict: strict)
         let origin = from.coordinate
-        let places = try StopNames.places(rows, file: placesPath, map: map, strict: strict, near: origin)
+        var places = try rows.map { try StopNames.places($0, file: placesPath ?? "", map: map, strict: strict, near: origin) } ?? []
         StopNames.report([from], text: format == "text")
         StopNames.report(places: places, text: format == "text")
         // By transit, times without an offset are the feed's local time unless --time-zone says otherwise.
         let timeZone = transport == .transit && args.value("--time-zone") == nil ? (map.transitTimeZone ?? .current)
             : try parseTimeZone(args.value("--time-zone"))
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
+        if let category {
+            // The category's places around the origin, nearest first, from the same search `nearby` ranks.
+            let nearby = NearbySearch(NearbySearchRequest(origin: origin, category: category, transportType: transport, radius: within), map: map)
+            do { places = try nearby.etaRequest(to: try nearby.candidates()).places } catch {
+                throw NearbyCommand.commandError(error, origin: origin, maxSnap: maxSnap, map: map)
+            }
+        }
         var request = ETAListRequest(origin: origin, places: places, transportType: transport, departureDate: depart,
                                      maximumSnappingDistance: maxSnap, timeZone: timeZone)
         request.transitOptions = transitOptions

@@ -17,6 +17,7 @@ commands:
   batch --graph G --input JOBS --output OUT  route a file of jobs (NDJSON or CSV) on all cores, rows in input order
   merge --input JOBS OUT… -o MERGED  join the outputs of batch --shard runs in input order
   places --graph G QUERY     find places by name or address (--near LAT,LON, --category C, --categories)
+  nearby --graph G --from STOP --category C  the places of a category around STOP ranked by arrival (car, foot, transit)
   serve --graph G [--port 5000]  HTTP API (OSRM-compatible route, table, trip, nearest) and an offline map page
   demo                      import the bundled samples and show what they hold
 
@@ -32,6 +33,7 @@ let commandUsage: [String: String] = [
     "import": ImportCommand.usage, "info": InfoCommand.usage, "route": RouteCommand.routeUsage, "eta": RouteCommand.etaUsage,
     "matrix": MatrixCommand.usage, "trip": TripCommand.usage, "batch": BatchCommand.usage, "merge": MergeCommand.usage,
     "serve": ServeCommand.usage, "demo": DemoCommand.usage, "places": PlacesCommand.usage,
+    "nearby": NearbyCommand.usage,
 ]
 
 
@@ -63,6 +65,7 @@ do {
     case "serve": try ServeCommand.run(arguments)
     case "demo": try DemoCommand.run(arguments)
     case "places": try PlacesCommand.run(arguments)
+    case "nearby": try NearbyCommand.run(arguments)
     case "help", "-h", "--help":
         if let topic = arguments.first, topic != "-h", topic != "--help" {
             guard let usage = commandUsage[topic] else { throw CommandError.usage("no command '\(topic)'\n\n\(overview)") }

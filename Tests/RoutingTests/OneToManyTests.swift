@@ -88,6 +88,19 @@ final class OneToManyTests: XCTestCase {
                 }
             }
             XCTAssertEqual(results[0], OneToManyEntry(duration: 0, distance: 0), "the start itself", file: file, line: line)
+            // Per-target bounds: every route shorter than its bound comes out the same; longer ones may be nil.
+            var rng = SplitMix64(state: seed ^ 0x5eed)
+            let bounds = list.indices.map { i in i % 3 == 0 ? Double.infinity : Double(Int.random(in: 0...900, using: &rng)) }
+            let bounded = many.routes(from: start, to: list, within: bounds)
+            for i in list.indices {
+                if let full = results[i], full.duration < bounds[i] {
+                    XCTAssertEqual(bounded[i], full, "\(extract) \(name) target \(i) within \(bounds[i]) s", file: file, line: line)
+                } else if results[i] == nil {
+                    XCTAssertNil(bounded[i], file: file, line: line)
+                } else if let got = bounded[i] {
+                    XCTAssertEqual(got, results[i], "a route found beyond its bound is still the fastest", file: file, line: line)
+                }
+            }
         }
         XCTAssertGreaterThan(reached, compared * 7 / 10, "most targets are reachable", file: file, line: line)
         XCTAssertGreaterThan(distancesEqual, reached * 9 / 10, "distances match the route's where it is unique", file: file, line: line)

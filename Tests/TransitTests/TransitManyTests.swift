@@ -2,6 +2,7 @@ import Foundation
 import Graph
 import Routing
 import XCTest
+import TestSupport
 @testable import Transit
 
 /// One-to-many, departure windows, matrices and orders by transit equal the pair queries they stand for.
@@ -54,6 +55,51 @@ final class TransitManyTests: XCTestCase {
         XCTAssertGreaterThan(byTransit, 40, "most random places should be reached by a ride")
         XCTAssertGreaterThan(checked, 100)
         _ = walking
+    }
+
+    /// The same on Heidelberg with the VRN feed (../shared/data, or WAYFINDER_SHARED_DATA; skipped when absent): a
+    /// dense foot network where the egress walks are cut short and many places are quicker on foot.
+    func testEarliestArrivalsEqualEachPairQueryInHeidelberg() throws {
+        let shared = ProcessInfo.processInfo.environment["WAYFINDER_SHARED_DATA"]
+            ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data").path
+        let osm = shared + "/osm/heidelberg.osm.pbf", gtfs = shared + "/gtfs/vrn-heidelberg-cut.zip"
+        guard FileManager.default.fileExists(atPath: osm), FileManager.default.fileExists(atPath: gtfs) else {
+            throw XCTSkip("no \(osm) and \(gtfs)")
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-many-heidelberg-\(getpid()).wfg").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var importer = GraphImporter()
+        importer.buildLandmarks = false
+        _ = try importer.run(input: osm, output: path)
+        _ = try TransitImporter().run(feeds: [gtfs], graphPath: path, output: path)
+        let router = try TransitRouter(graph: try RoadGraph(path: path))
+        let tt = router.timetable
+        var rng = SplitMix64(state: 42)
+        var checked = 0, byTransit = 0, walking = 0
+        for _ in 0..<6 {
+            func point() -> Coordinate {
+                let s = Int.random(in: 0..<tt.stopCount, using: &rng)
+                return Coordinate(latitude: Double(tt.stopLatitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng),
+                                  longitude: Double(tt.stopLongitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng))
+            }
+            let day = ServiceDay.number(year: 2022, month: 9, day: 12) + Int.random(in: 0..<30, using: &rng)
+            let t = Date(timeIntervalSince1970: TimeInterval(ServiceDay.start(day, in: router.zones[0]) + Int.random(in: (6 * 3600)...(20 * 3600), using: &rng)))
+            let origin = point(), places = (0..<40).map { _ in point() }
+            guard let answers = try? router.earliestArrivals(from: origin, departure: t, to: places) else { continue }
+            for (i, place) in places.enumerated() {
+                guard let pair = try? router.plan(from: origin, to: place, departure: t).primary else {
+                    XCTAssertThrowsError(try answers[i].get(), "\(origin) → \(place) at \(t)"); continue
+                }
+                let answer = try answers[i].get()
+                XCTAssertEqual(answer.arrival, pair.arrival, "\(origin) → \(place) at \(t)")
+                XCTAssertEqual(answer.rides, pair.rides, "\(origin) → \(place) at \(t)")
+                if pair.rides == 0 { walking += 1; XCTAssertEqual(answer.walkingDistance, pair.walkingDistance) } else { byTransit += 1 }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(byTransit, 20, "places reached by a ride")
+        XCTAssertGreaterThan(walking, 5, "places quicker on foot")
+        XCTAssertGreaterThan(checked, 100)
     }
 
     func testDepartureWindowEqualsOneQueryPerDeparture() throws {

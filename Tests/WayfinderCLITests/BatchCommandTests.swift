@@ -82,7 +82,7 @@ final class BatchCommandTests: CLITestCase {
         XCTAssertTrue(lines[0].hasPrefix("id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes,geometry,steps"))
         XCTAssertTrue(lines[1].hasPrefix("a,ok,,"))
         XCTAssertTrue(lines[2].hasPrefix("sea,no_road,\"line 3: stop 2"), String(lines[2]))
-        XCTAssertTrue(lines[3].hasPrefix("boat,bad_row,line 4: unknown mode 'boat'"), String(lines[3]))
+        XCTAssertTrue(lines[3].hasPrefix("boat,bad_row,\"line 4: unknown mode 'boat' (car, foot or transit)\""), String(lines[3]))
         XCTAssertTrue(lines[4].hasPrefix("z,ok,"))
 
         let missing = try batch(tmp("nope.ndjson"), tmp("x.ndjson"))

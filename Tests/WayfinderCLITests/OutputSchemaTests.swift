@@ -141,6 +141,32 @@ final class OutputSchemaTests: CLITestCase {
         XCTAssertEqual(((transitTrip["places"] as? [Any])?.first as? [String: Any])?["name"] as? String, "9th & Wabash")
     }
 
+    func testNearbyAndBatchTransitOutputsMatchTheirSchemas() throws {
+        _ = try validator()
+        // Without contraction hierarchies, so that the file has room for its place index beside the timetable.
+        let graph = tmp("terre-haute-places.wfg")
+        let imported = try run(["import", sample("terre-haute.osm.gz"), "--gtfs", sample("terre-haute-gtfs.zip"), "--no-landmarks", "--no-ch",
+                                "-o", graph, "--quiet"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let nearby = ["nearby", "--graph", graph, "--from", "39.49,-87.38", "--category", "restaurant", "--format", "json", "--depart", "2017-05-10T09:00"]
+        try validate(try output(nearby + ["--mode", "transit", "--within", "10000"]), "nearby")
+        try validate(try output(nearby + ["--mode", "transit", "--within", "3000"]), "nearby")
+        try validate(try output(nearby + ["--mode", "car"]), "nearby")
+        try validate(try output(nearby + ["--mode", "transit", "--within", "10000", "--directions", "1"]), "transit-route")
+        try validate(try output(nearby + ["--mode", "foot", "--within", "10000", "--directions", "1"]), "route")
+        let jobs = tmp("transit-jobs.ndjson")
+        try """
+        {"id": "bus", "mode": "transit", "depart": "2017-05-10T09:00:00-04:00", "stops": [[39.48577, -87.39769], [39.4565472, -87.4164615]]}
+        {"id": "late", "mode": "transit", "depart": "2030-05-10T09:00:00-04:00", "stops": [[39.48577, -87.39769], [39.4565472, -87.4164615]]}
+        """.write(toFile: jobs, atomically: true, encoding: .utf8)
+        for extra in [[], ["--geometry", "geojson", "--steps"]] {
+            let out = tmp("transit-out-\(extra.joined()).ndjson")
+            let result = try run(["batch", "--graph", graph, "--input", jobs, "--output", out, "--quiet"] + extra)
+            XCTAssertEqual(result.status, 7, result.stderr)
+            try validate(try String(contentsOfFile: out, encoding: .utf8), "batch-job", lines: true)
+        }
+    }
+
     func testPlacesOutputsMatchTheirSchema() throws {
         _ = try validator()
         let graph = tmp("monaco.wfg")

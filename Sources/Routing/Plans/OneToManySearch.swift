@@ -40,6 +40,15 @@ public struct OneToManySearch: Sendable {
         return try pool.withWorkspace { ws throws(RoutingError) in try search(start, targets, ws, deadline).results }
     }
 
+    /// As `routes(from:to:)`, but a target's route is looked for only up to `within[i]` seconds (infinity: no
+    /// bound): a target whose fastest route takes longer may get nil. Every route shorter than its bound is found,
+    /// with the figures `routes(from:to:)` gives; the search stops once no target could still get one.
+    public func routes(from start: SearchEndpoint, to targets: [SearchEndpoint], within: [Double]) -> [OneToManyEntry?] {
+        if targets.isEmpty { return [] }
+        precondition(within.count == targets.count, "one bound per target")
+        return pool.withWorkspace { (try? search(start, targets, $0, .none, bounds: within))?.results ?? [] }
+    }
+
     /// As `routes(from:to:)`, with the number of states settled (for tests and statistics).
     public func routesCountingSettled(from start: SearchEndpoint, to targets: [SearchEndpoint]) -> (results: [OneToManyEntry?], settled: Int) {
         if targets.isEmpty { return ([], 0) }
@@ -47,7 +56,7 @@ public struct OneToManySearch: Sendable {
     }
 
     private func search(_ start: SearchEndpoint, _ targets: [SearchEndpoint], _ ws: SearchWorkspace,
-                        _ deadline: SearchDeadline) throws(RoutingError) -> (results: [OneToManyEntry?], settled: Int) {
+                        _ deadline: SearchDeadline, bounds: [Double]? = nil) throws(RoutingError) -> (results: [OneToManyEntry?], settled: Int) {
         let g = space
         ws.reset()
         @inline(__always) func cost(_ d: UInt32) -> Double { Double(g.time(d)) }
@@ -89,8 +98,16 @@ public struct OneToManySearch: Sendable {
             }
         }
 
-        // The search may stop once the smallest key left is at least every target's best.
-        var worst = best.max() ?? 0
+        // The search may stop once the smallest key left is at least every target's best (or its bound, in the
+        // profile's milliseconds, with a second to spare for the sums' rounding).
+        let caps = bounds?.map { $0.isFinite ? ($0 + 1) * 1000 : Double.infinity }
+        func worstLeft() -> Double {
+            guard let caps else { return best.max() ?? 0 }
+            var w = 0.0
+            for i in 0..<count { w = max(w, min(best[i], caps[i])) }
+            return w
+        }
+        var worst = worstLeft()
         var settled = 0, pops = 0
         while let (key, state32) = ws.heap.pop() {
             if key >= worst { break }
@@ -118,7 +135,7 @@ public struct OneToManySearch: Sendable {
                     }
                 }
             }
-            if improved { worst = best.max() ?? 0 }
+            if improved { worst = worstLeft() }
             g.forEachLeaving(v) { next in
                 guard let nextRule = g.move(from: d, rule: rule, to: next) else { return }
                 let nextState = g.stateID(next, rule: nextRule)
