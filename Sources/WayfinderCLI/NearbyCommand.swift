@@ -8,7 +8,7 @@ enum NearbyCommand {
     static let usage = """
     usage: wayfinder nearby --graph G.wfg --from STOP --category C [--mode car|foot|transit] [--depart T] [--within M]
                             [--limit N] [--directions K] [--format text|json] [--time-zone ZONE] [--max-snap M]
-                            [--max-transfers N] [--max-walk M] [WORDS…]
+                            [--max-transfers N] [--max-walk M] [--strict-names] [WORDS…]
 
     "Which restaurants can I reach by 8?": the places of a category (and matching WORDS, if given) within --within
     metres of --from in a straight line, ranked by arrival from one one-to-many search, each time equal to the pair's
@@ -16,7 +16,8 @@ enum NearbyCommand {
     rides and first boarding (time, stop and route).
 
       -g, --graph G      the graph file (from wayfinder import; needs its place index, and --gtfs for transit)
-      --from STOP        where you start: lat,lon
+      --from STOP        where you start: lat,lon or a place name (the best match near the map's centre; --strict-names: an
+                         ambiguous name is an error listing the candidates)
       --category C       a place category (restaurant, amenity=restaurant; `wayfinder places --categories` lists them)
       --mode MODE        car (default), foot, or transit
       --depart T         leave at T (default: now); ISO 8601 (by transit, local times are the feed's)
@@ -38,10 +39,10 @@ enum NearbyCommand {
     static func run(_ arguments: [String]) throws {
         let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--from", "--category", "--mode", "--depart", "--within", "--limit",
                                                         "--directions", "--format", "--time-zone", "--max-snap", "--max-transfers", "--max-walk"],
-                                    switches: ["-h", "--help"])
+                                    switches: ["-h", "--help", "--strict-names"])
         if args.has("-h") || args.has("--help") { print(usage); return }
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(usage)") }
-        guard let fromText = args.value("--from") else { throw CommandError.usage("--from STOP (lat,lon) is required\n\n\(usage)") }
+        guard let fromText = args.value("--from") else { throw CommandError.usage("--from STOP (lat,lon or a place name) is required\n\n\(usage)") }
         let words = args.positionals.joined(separator: " ")
         guard args.value("--category") != nil || !words.isEmpty else { throw CommandError.usage("give --category C (or words to match)\n\n\(usage)") }
         let transport = try RouteCommand.transportType(args.value("--mode"))
@@ -54,8 +55,7 @@ enum NearbyCommand {
         let directions = try args.value("--directions").map { try OptionValue.integer($0, option: "--directions", range: 1...NearbySearchRequest.maximumCandidates) }
         let maxSnap = try RouteCommand.parseMaxSnap(args.value("--max-snap"))
         let transitOptions = transport == .transit ? try TransitRouteCommand.transitOptions(args) : TransitOptions()
-        let origin: Coordinate
-        do { origin = try RouteCommand.parseStop(fromText, position: 0) } catch let error as CommandError {
+        do { try StopNames.precheck([fromText]) } catch let error as CommandError {
             throw CommandError.usage("--from: " + error.message.replacingOccurrences(of: "stop 1 ", with: ""))
         }
 
@@ -66,6 +66,9 @@ enum NearbyCommand {
         if transport == .transit && !map.hasTimetable {
             throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
         }
+        let from = try StopNames.resolve(option: "--from", fromText, map: map, strict: args.has("--strict-names"))
+        StopNames.report([from], text: format == "text")
+        let origin = from.coordinate
         // By transit, times without an offset are the feed's local time unless --time-zone says otherwise.
         let timeZone = transport == .transit && args.value("--time-zone") == nil ? (map.transitTimeZone ?? .current)
             : try RouteCommand.parseTimeZone(args.value("--time-zone"))
