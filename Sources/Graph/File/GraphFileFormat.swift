@@ -1,4 +1,4 @@
-import CZlib
+import CDeflate
 
 /// Layout constants of the graph file (`docs/graph-format.md`).
 public enum GraphFileFormat {
@@ -130,16 +130,12 @@ public enum GraphFileFormat {
         return header
     }
 
-    /// zlib's CRC-32 of `bytes`, continuing from `crc`.
+    /// The CRC-32 of `bytes` (zlib's and gzip's: the same values as zlib's `crc32`), continuing from `crc`.
+    /// libdeflate's, which folds with carry-less multiplication (PCLMULQDQ) where the CPU has it: about 20 GB/s
+    /// against zlib's 4.5 GB/s on the development machine, which is most of checking a file's sections at open.
     public static func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
-        var value = UInt(crc)
-        var offset = 0
-        while offset < bytes.count {
-            let chunk = min(bytes.count - offset, 1 << 30)
-            value = CZlib.crc32(value, bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Bytef.self), UInt32(chunk))
-            offset += chunk
-        }
-        return UInt32(truncatingIfNeeded: value)
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return crc }
+        return libdeflate_crc32(crc, base, bytes.count)
     }
 }
 
