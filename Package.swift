@@ -24,13 +24,14 @@ let package = Package(
         .systemLibrary(name: "CBZip2", path: "Sources/CBZip2"),
         // libdeflate (libdeflate-dev): one-shot zlib decompression of OSM PBF blobs.
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate"),
-        // GNU libmicrohttpd (libmicrohttpd-dev), for the HTTP server.
-        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
+        // GNU libmicrohttpd (libmicrohttpd-dev), for the HTTP server: loaded with dlopen when a server starts, not linked
+        // (its GnuTLS dependencies would slow every process's start-up), so this is a small C target of forwarders.
+        .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", publicHeadersPath: "."),
 
         // Reading OSM XML and PBF: decompression streams, the expat reader, the protobuf and PBF readers, plain element values.
         .target(name: "OSM", dependencies: ["CExpat", "CZlib", "CBZip2", "CDeflate"]),
-        // Profiles, graph building, the graph file and its spatial index.
-        .target(name: "Graph", dependencies: ["OSM", "CZlib"]),
+        // Profiles, graph building, the graph file and its spatial index (libdeflate's CRC-32 checks the file's sections).
+        .target(name: "Graph", dependencies: ["OSM", "CDeflate"]),
         // Searches, snapping, route assembly (geometry, steps), multi-stop routes and ETAs.
         .target(name: "Routing", dependencies: ["Graph"]),
         // Public transit: GTFS reading (zip, CSV, calendars), the timetable and its file sections, RAPTOR, the reference CSA, itineraries.

@@ -101,11 +101,7 @@ enum ImportCommand {
             let seconds = phases.durations.first { $0.name == "timetable" }?.seconds ?? 0
             print(TransitImportStep.summary(timetable, seconds: seconds))
         }
-        if let skipped = report.placesSkipped {
-            print("  places        not indexed: \(skipped)")
-        } else {
-            print("  places        \(Format.count(report.placesIndexed)) indexed (\(Format.count(report.placeCategories)) categories)")
-        }
+        print("  places        \(Format.count(report.placesIndexed)) indexed (\(Format.count(report.placeCategories)) categories)")
     }
 
     static func defaultOutput(for input: String) -> String? {

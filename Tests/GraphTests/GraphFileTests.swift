@@ -82,17 +82,17 @@ final class GraphFileTests: XCTestCase {
         let map = try Self.sampleMap()
         let bytes = try Self.bytes(map.graphPath)
         XCTAssertEqual(Array(bytes[0..<8]), Array("WAYFGRPH".utf8))
-        XCTAssertEqual(Self.uint32(bytes, 8), 1, "format version")
+        XCTAssertEqual(Self.uint32(bytes, 8), 2, "format version")
         XCTAssertEqual(Self.uint64(bytes, 16), UInt64(bytes.count), "file size")
-        XCTAssertEqual(Self.uint32(bytes, 28), 4096, "header size")
+        XCTAssertEqual(Self.uint32(bytes, 28), 16384, "header size")
         XCTAssertTrue(bytes[32..<64].allSatisfy { $0 == 0 }, "reserved bytes are zero")
-        var header = Array(bytes[0..<4096])
+        var header = Array(bytes[0..<16384])
         for i in 24..<28 { header[i] = 0 }
         XCTAssertEqual(Self.uint32(bytes, 24), Self.crc32(header[...]), "header CRC-32 over the header with the field zeroed")
 
         let count = Int(Self.uint32(bytes, 12))
         var names: [String] = []
-        var end = 4096
+        var end = 16384
         for i in 0..<count {
             let entry = 64 + 48 * i
             let name = String(decoding: bytes[entry..<entry + 24].prefix { $0 != 0 }, as: UTF8.self)
@@ -108,7 +108,7 @@ final class GraphFileTests: XCTestCase {
             end = offset + length
         }
         XCTAssertEqual(end, bytes.count, "the last section ends the file")
-        XCTAssertTrue(bytes[(64 + 48 * count)..<4096].allSatisfy { $0 == 0 }, "the rest of the header is zero")
+        XCTAssertTrue(bytes[(64 + 48 * count)..<16384].allSatisfy { $0 == 0 }, "the rest of the header is zero")
         let profileSections = { (p: String) in ["time_fwd", "time_bwd", "inc_first", "inc", "island", "alt_from", "alt_to", "alt_nodes", "restr_kind", "restr_start", "restr_path"].map { "\(p).\($0)" } }
         XCTAssertEqual(names, ["meta", "node.lat", "node.lon", "node.osm_id", "node.flags", "edge.from", "edge.to", "edge.length_mm",
                                "edge.way", "edge.shape_start", "shape.lat", "shape.lon", "way.osm_id", "way.name", "way.ref",
@@ -116,7 +116,7 @@ final class GraphFileTests: XCTestCase {
                        + profileSections("car") + profileSections("foot") + ["index.items", "index.boxes", "index.levels"])
         let file = try GraphFile(path: map.graphPath)
         XCTAssertEqual(file.sections.map(\.name), names)
-        XCTAssertEqual(file.version, 1)
+        XCTAssertEqual(file.version, 2)
         XCTAssertEqual(file.size, bytes.count)
         XCTAssertNoThrow(try file.verifyChecksums())
     }
@@ -302,7 +302,7 @@ final class GraphFileTests: XCTestCase {
     func testHeaderCorruption() throws {
         let map = try Self.sampleMap()
         let original = try Self.bytes(map.graphPath)
-        for position in [12, 13, 24, 27, 28, 40, 63, 64, 64 + 30, 64 + 40, 64 + 48 + 45, 2000, 4095] {
+        for position in [12, 13, 24, 27, 28, 40, 63, 64, 64 + 30, 64 + 40, 64 + 48 + 45, 2000, 4095, 16383] {
             var damaged = original
             damaged[position] ^= 0x01
             let target = path("header.wfg")
@@ -314,13 +314,13 @@ final class GraphFileTests: XCTestCase {
     /// Another format version is refused as such, even with a valid header checksum.
     func testVersionMismatch() throws {
         let map = try Self.sampleMap()
-        for version: UInt32 in [0, 2, 0x0100_0001] {
+        for version: UInt32 in [0, 1, 3, 0x0100_0001] {
             var patched = try Self.bytes(map.graphPath)
             Self.put(version, into: &patched, at: GraphFileFormat.Field.version)
             Self.resealHeader(&patched)
             let target = path("v\(version).wfg")
             try Self.write(patched, to: target)
-            XCTAssertEqual(openError(target), .unsupportedVersion(path: target, found: version, supported: 1))
+            XCTAssertEqual(openError(target), .unsupportedVersion(path: target, found: version, supported: 2))
         }
         // Resealing an unmodified header gives back the original: the patch changes the version only.
         var resealed = try Self.bytes(map.graphPath)
@@ -332,7 +332,7 @@ final class GraphFileTests: XCTestCase {
     func testTruncatedFile() throws {
         let map = try Self.sampleMap()
         let original = try Self.bytes(map.graphPath)
-        let lengths = [original.count - 1, original.count - 64, original.count / 2, 4097, 4096, 4095, 1000, 64, 63, 8, 0]
+        let lengths = [original.count - 1, original.count - 64, original.count / 2, 16385, 16384, 16383, 4096, 1000, 64, 63, 8, 0]
         for length in lengths {
             let target = path("cut\(length).wfg")
             try Self.write(Array(original.prefix(length)), to: target)
@@ -341,7 +341,7 @@ final class GraphFileTests: XCTestCase {
             XCTAssertEqual(errorPath, target)
             XCTAssertEqual(actual, length)
             // With the header whole, the message names the first section the cut reaches.
-            if length >= 4096 {
+            if length >= 16384 {
                 let cut = try GraphFile(path: map.graphPath).sections.first { $0.offset + $0.length > length }
                 XCTAssertEqual(section, cut?.name, "\(length) bytes")
                 XCTAssertNotNil(section, "\(length) bytes")

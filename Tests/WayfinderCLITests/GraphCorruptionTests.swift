@@ -306,14 +306,28 @@ final class GraphCorruptionTests: CLITestCase {
             ("car.ch_up", "an arc down the hierarchy", { p in p.setArc("car.ch_up", p.firstArc("car.ch_up", shortcut: nil), head: 0) }),
             ("car.ch_up", "a shortcut past a vertex contracted later", { p in
                 let arc = p.firstArc("car.ch_up", shortcut: true); p.setArc("car.ch_up", arc, middle: p.arc("car.ch_up", arc).head) }),
-            ("car.ch_up", "a shortcut without halves", { p in p.breakShortcut("car") }),
-            ("car.ch_up", "an original arc along another edge", { p in
-                let arc = p.firstArc("car.ch_up", shortcut: false); p.setArc("car.ch_up", arc, middle: (p.arc("car.ch_up", arc).middle ^ 2)) }),
             ("car.ch_down", "a downward arc along an edge beyond the graph", { p in
                 p.setArc("car.ch_down", p.firstArc("car.ch_down", shortcut: false), middle: 0x8000_0000 | UInt32(2 * edges)) }),
         ]
         for (section, label, change) in cases {
             try expectRefusal(hostile(section, change), section: section, queries: routes, label: "\(section): \(label)")
+        }
+        // What a route checks as it unpacks the arcs it follows (`info` checks every arc): refused by `info`, naming
+        // the section; a route answers (it does not follow the arc) or is refused naming the section, never crashes.
+        let unpacked: [(String, String, (inout GraphImage) -> Void)] = [
+            ("car.ch_up", "a shortcut without halves", { p in p.breakShortcut("car") }),
+            ("car.ch_up", "an original arc along another edge", { p in
+                let arc = p.firstArc("car.ch_up", shortcut: false); p.setArc("car.ch_up", arc, middle: (p.arc("car.ch_up", arc).middle ^ 2)) }),
+        ]
+        for (section, label, change) in unpacked {
+            let bytes = hostile(section, change)
+            try expectRefusal(bytes, section: section, queries: [Self.info], label: "\(section): \(label)")
+            let target = tmp("unpacked.wfg")
+            try Data(bytes).write(to: URL(fileURLWithPath: target))
+            let result = try child(Self.carRoute.argv(target))
+            XCTAssertFalse(result.signalled, "\(section): \(label), route car: killed by signal \(result.status)\n\(result.stderr)")
+            XCTAssertTrue(result.status == 0 || (result.status == 3 && (result.stderr.contains("'car.ch_up'") || result.stderr.contains("'car.ch_down'"))),
+                          "\(section): \(label), route car: exit \(result.status): \(result.stderr)")
         }
     }
 
@@ -420,9 +434,9 @@ struct GraphImage {
         put(s.length == 0 ? 0 : Self.crc32(bytes[s.offset..<(s.offset + s.length)]), at: s.entry + 40)
     }
 
-    /// Recomputes the header checksum (bytes 0–4095 with its own four bytes as zero).
+    /// Recomputes the header checksum (bytes 0–16383 with its own four bytes as zero).
     mutating func resealHeader() {
-        var header = Array(bytes[0..<4096])
+        var header = Array(bytes[0..<16384])
         for i in 24..<28 { header[i] = 0 }
         put(Self.crc32(header[...]), at: 24)
     }

@@ -30,7 +30,7 @@ final class InfoCommandTests: CLITestCase {
         XCTAssertEqual(result.stderr, "")
         let report = result.stdout
         XCTAssertTrue(report.hasPrefix(graph + "\n"), report)
-        XCTAssertTrue(report.contains("Wayfinder graph, version 1"), report)
+        XCTAssertTrue(report.contains("Wayfinder graph, version 2"), report)
         XCTAssertTrue(report.contains("written by    wayfinder"), report)
         XCTAssertTrue(report.contains("profiles      car, foot"), report)
         XCTAssertTrue(report.contains("sections"), report)
@@ -41,7 +41,7 @@ final class InfoCommandTests: CLITestCase {
             XCTAssertNotNil(section(name, in: report), "section table lacks \(name)")
         }
         let meta = try XCTUnwrap(section("meta", in: report))
-        XCTAssertEqual(meta.offset, 4096, "the first section follows the 4 KiB header")
+        XCTAssertEqual(meta.offset, 16384, "the first section follows the 16 KiB header")
         // The table matches the file: the last section ends at its end.
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: graph)[.size] as? Int)
         let names = ["index.levels", "car.ch_down", "foot.ch_down", "places.post"]

@@ -64,7 +64,7 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plac
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
 
-print("| input | places | tokens | import, CPU (no places) | collecting, CPU | index build, CPU | (collecting + build) ÷ import | with the extension's extra write | query kind | p50 | p90 | found in top 10 |")
+print("| input | places | tokens | import, CPU (no places) | collecting, CPU | index build, CPU | (collecting + build) ÷ import | import with places, CPU | query kind | p50 | p90 | found in top 10 |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
 for input in inputs {
     let name = URL(fileURLWithPath: input).lastPathComponent

@@ -22,6 +22,10 @@ public final class PlaceCollector {
     @exclusivity(unchecked) private var nodeOrder: [Int32]? = nil
     /// The collector's routable ways in id order (empty: they are in id order already), built at the first relation.
     @exclusivity(unchecked) private var roadOrder: [Int]? = nil
+    /// The ids of those ways in that order (contiguous, for the binary search).
+    @exclusivity(unchecked) private var roadIDs: [Int64] = []
+    /// Where the last node look-up found its node (in id order), where the next one starts.
+    @exclusivity(unchecked) private var nodeHint = 0
 
     /// Places left out because no position could be found (all their nodes or members absent from the extract),
     /// and how many of them had a name.
@@ -55,7 +59,8 @@ public final class PlaceCollector {
     static func category(of tags: [OSMTag]) -> (key: String, value: String, placeByItself: Bool)? {
         var best: (rank: Int, tag: Int, own: Bool)? = nil
         for (i, tag) in tags.enumerated() {
-            guard var rank = keyRanks[tag.key] else { continue }
+            // No category key has a colon: `addr:street`, `name:de`, `building:levels` skip the hash look-up.
+            guard !tag.key.utf8.contains(UInt8(ascii: ":")), var rank = keyRanks[tag.key] else { continue }
             var own = rank < 100
             if own, let values = ownValues[tag.key], !values.contains(tag.value) {
                 // `highway=residential`, `railway=rail`: a fallback category only.
@@ -80,31 +85,51 @@ public final class PlaceCollector {
         return letters >= 2
     }
 
-    /// The place `tags` describe, without its position; nil when the element is not a place.
+    /// The place `tags` describe, without its position; nil when the element is not a place. One pass over the tags
+    /// finds the name and the address (`addr:*` keys are compared only after their common prefix), then the category.
     static func describe(_ tags: [OSMTag], type: PlaceSource, id: Int64) -> CollectedPlace? {
         guard !tags.isEmpty else { return nil }
-        let name = tags["name"] ?? ""
-        var hasAddress = false
-        for tag in tags where tag.key.hasPrefix("addr:") { hasAddress = true; break }
+        var name = "", houseNumber: String? = nil, street: String? = nil, place: String? = nil, postcode: String? = nil, city: String? = nil
+        var hasAddress = false, mayHaveOtherNames = false
+        for tag in tags {
+            let key = tag.key
+            if key.utf8.first == UInt8(ascii: "a"), key.hasPrefix("addr:") {
+                hasAddress = true
+                switch key {
+                case "addr:housenumber": if houseNumber == nil { houseNumber = tag.value }
+                case "addr:street": if street == nil { street = tag.value }
+                case "addr:place": if place == nil { place = tag.value }
+                case "addr:postcode": if postcode == nil { postcode = tag.value }
+                case "addr:city": if city == nil { city = tag.value }
+                default: break
+                }
+            } else if key == "name" {
+                if name.isEmpty { name = tag.value }
+            } else if key.hasSuffix("_name") || key.hasPrefix("name:") {
+                mayHaveOtherNames = true
+            }
+        }
         let category = category(of: tags)
         guard !name.isEmpty || hasAddress || category?.placeByItself == true else { return nil }
         // Other names: alternative, official, short and old names and the language variants, each once.
         var others: [String] = []
-        for tag in tags {
-            let key = tag.key
-            guard key == "alt_name" || key == "official_name" || key == "short_name" || key == "old_name" || key == "loc_name"
-                    || isNameVariant(key) else { continue }
-            for value in tag.value.split(separator: ";") {
-                let trimmed = String(value).trimmingSpaces
-                if !trimmed.isEmpty, trimmed != name, !others.contains(trimmed) { others.append(trimmed) }
+        if mayHaveOtherNames {
+            for tag in tags {
+                let key = tag.key
+                guard key == "alt_name" || key == "official_name" || key == "short_name" || key == "old_name" || key == "loc_name"
+                        || isNameVariant(key) else { continue }
+                for value in tag.value.split(separator: ";") {
+                    let trimmed = String(value).trimmingSpaces
+                    if !trimmed.isEmpty, trimmed != name, !others.contains(trimmed) { others.append(trimmed) }
+                }
             }
         }
         let (key, value) = category.map { ($0.key, $0.value) } ?? (hasAddress ? ("addr", "address") : ("", "other"))
         return CollectedPlace(
             source: type, osmID: id, latitudeE7: 0, longitudeE7: 0, name: name, otherNames: others,
             categoryKey: key, categoryValue: value,
-            houseNumber: tags["addr:housenumber"] ?? "", street: tags["addr:street"] ?? tags["addr:place"] ?? "",
-            postcode: tags["addr:postcode"] ?? "", city: tags["addr:city"] ?? "", reference: "")
+            houseNumber: houseNumber ?? "", street: street ?? place ?? "",
+            postcode: postcode ?? "", city: city ?? "", reference: "")
     }
 
     /// Called by the collector for every node, after it has stored the node's position.
@@ -185,20 +210,14 @@ public final class PlaceCollector {
 
     /// The middle node of routable way `id` (kept by the collector), for relations made of roads (routes).
     private func roadPoint(_ id: Int64, collector: OSMCollector) -> (latitude: Int32, longitude: Int32)? {
+        let ways = collector.ways
         if roadOrder == nil {
-            let ways = collector.ways
             roadOrder = ways.indices.allSatisfy({ $0 == 0 || ways[$0 - 1].id < ways[$0].id }) ? []
                 : ways.indices.sorted { ways[$0].id < ways[$1].id }
+            roadIDs = roadOrder!.isEmpty ? ways.map(\.id) : roadOrder!.map { ways[$0].id }
         }
-        let order = roadOrder!, ways = collector.ways
-        var low = 0, high = ways.count
-        func at(_ k: Int) -> Int { order.isEmpty ? k : order[k] }
-        while low < high {
-            let mid = (low + high) / 2
-            if ways[at(mid)].id < id { low = mid + 1 } else { high = mid }
-        }
-        guard low < ways.count, ways[at(low)].id == id else { return nil }
-        let way = ways[at(low)]
+        guard let position = binarySearch(roadIDs, id) else { return nil }
+        let way = ways[roadOrder!.isEmpty ? position : roadOrder![position]]
         let middle = collector.wayNodeIDs[way.firstNode + Int(way.nodeCount) / 2]
         guard let node = nodeIndex(of: middle, in: collector) else { return nil }
         return (collector.nodeLatitudes[node], collector.nodeLongitudes[node])
@@ -216,7 +235,7 @@ public final class PlaceCollector {
 
     /// Releases the memory kept for relations once reading is done.
     public func finishReading() {
-        wayMeanIDs = []; wayMeans = []; nodeOrder = nil; roadOrder = nil
+        wayMeanIDs = []; wayMeans = []; nodeOrder = nil; roadOrder = nil; roadIDs = []
     }
 
     private func sortWayMeans() {
@@ -226,23 +245,54 @@ public final class PlaceCollector {
         wayMeansSorted = true
     }
 
-    /// The index of node `id` in the collector's arrays, if it was read.
+    /// The index of node `id` in the collector's arrays, if it was read. A way's nodes mostly have ids next to one
+    /// another (drawn together), so the search looks just after the last node found (`nodeHint`) before it falls
+    /// back to a binary search over every node.
     private func nodeIndex(of id: Int64, in collector: OSMCollector) -> Int? {
-        if collector.nodesSorted { return binarySearch(collector.nodeIDs, id) }
+        if collector.nodesSorted {
+            return collector.nodeIDs.withUnsafeBufferPointer { ids in
+                let position = Self.lowerBound(of: id, from: nodeHint, count: ids.count) { ids[$0] }
+                guard position < ids.count, ids[position] == id else { return nil }
+                nodeHint = position
+                return position
+            }
+        }
         if nodeOrder == nil || nodeOrder!.count != collector.nodeIDs.count {
             let ids = collector.nodeIDs
             nodeOrder = (0..<Int32(ids.count)).sorted { ids[Int($0)] < ids[Int($1)] }
         }
         return nodeOrder!.withUnsafeBufferPointer { order in
             collector.nodeIDs.withUnsafeBufferPointer { ids in
-                var low = 0, high = order.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if ids[Int(order[mid])] < id { low = mid + 1 } else { high = mid }
-                }
-                return low < order.count && ids[Int(order[low])] == id ? Int(order[low]) : nil
+                let position = Self.lowerBound(of: id, from: nodeHint, count: order.count) { ids[Int(order[$0])] }
+                guard position < order.count, ids[Int(order[position])] == id else { return nil }
+                nodeHint = position
+                return Int(order[position])
             }
         }
+    }
+
+    /// The first position in `0..<count` whose key is at least `id` (`count` when none is), for keys in increasing
+    /// order: the few positions after `hint` first (the next node of a way is mostly the next id), then a binary
+    /// search over all.
+    @inline(__always)
+    static func lowerBound(of id: Int64, from hint: Int, count: Int, _ key: (Int) -> Int64) -> Int {
+        guard count > 0 else { return 0 }
+        let h = min(max(hint, 0), count - 1)
+        if key(h) < id {
+            var k = h + 1
+            while k < count && k <= h + 4 {
+                if key(k) >= id { return k }
+                k += 1
+            }
+        } else if h == 0 || key(h - 1) < id {
+            return h
+        }
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if key(mid) < id { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 
     private func binarySearch(_ array: [Int64], _ id: Int64) -> Int? {

@@ -72,14 +72,26 @@ public struct ContractionHierarchy: @unchecked Sendable {
         owner = storage
     }
 
-    /// Appends to `edges` the directed edges an arc from vertex a to vertex b stands for, in travel order.
-    /// Iterative (an explicit stack), so no chain of shortcuts can run out of call stack.
-    func unpack(from a: Int, to b: Int, _ arc: HierarchyArc, into edges: inout [UInt32]) {
-        var pending: [(from: Int, to: Int, arc: HierarchyArc)] = [(a, b, arc)]
-        while let (a, b, arc) = pending.popLast() {
-            if !arc.isShortcut { edges.append(arc.edge); continue }
+    /// Which rows of arcs an arc is stored in.
+    enum ArcRows { case up, down }
+
+    /// Appends to `edges` the directed edges an arc from vertex a to vertex b stands for, in travel order; `rows`
+    /// says where `arc` is stored. Iterative (an explicit stack), so no chain of shortcuts can run out of call stack.
+    /// Validates what it follows: returns the rows of the arc at fault (nil when all is well) when a shortcut lacks a
+    /// half or `isMove(a, b, d)` refuses an original arc's move from a to b along directed edge d (a file whose
+    /// checksums match but whose hierarchy was not written by `wayfinder import`).
+    func unpack(from a: Int, to b: Int, _ arc: HierarchyArc, in rows: ArcRows, into edges: inout [UInt32],
+                isMove: (_ from: Int, _ to: Int, _ edge: UInt32) -> Bool) -> ArcRows? {
+        var pending: [(from: Int, to: Int, arc: HierarchyArc, rows: ArcRows)] = [(a, b, arc, rows)]
+        while let (a, b, arc, rows) = pending.popLast() {
+            if !arc.isShortcut {
+                guard isMove(a, b, arc.edge) else { return rows }
+                edges.append(arc.edge)
+                continue
+            }
             let m = Int(arc.middle)
             // a→m is stored at m among its downward arcs (a was contracted later), m→b among m's upward arcs.
+            // (m is below the vertex whose row holds the arc, `validateStructure`: a vertex, and unpacking ends.)
             var first: HierarchyArc? = nil
             for i in Int(firstDown[m])..<Int(firstDown[m + 1]) where Int(down[i].head) == a {
                 if first == nil || down[i].time < first!.time { first = down[i] }
@@ -88,27 +100,33 @@ public struct ContractionHierarchy: @unchecked Sendable {
             for i in Int(firstUp[m])..<Int(firstUp[m + 1]) where Int(up[i].head) == b {
                 if second == nil || up[i].time < second!.time { second = up[i] }
             }
-            // A hierarchy read from a file has been checked to have both halves of every shortcut (`validateStructure`).
-            guard let first, let second else { preconditionFailure("contraction hierarchy: shortcut \(a)→\(b) via \(m) has no halves") }
-            pending.append((m, b, second))
-            pending.append((a, m, first))
+            guard let first, let second else { return rows }
+            pending.append((m, b, second, .up))
+            pending.append((a, m, first, .down))
         }
+        return nil
     }
 
     // MARK: - Checks of a hierarchy read from a file
 
-    /// Checks what the searches follow: ranks number the vertices once each; every row's offsets start at 0, never
-    /// go back and end at the arc count; every arc leads to a vertex contracted later (so searches only climb);
-    /// every shortcut's middle vertex was contracted before both its ends and both its halves exist (so unpacking
-    /// ends, and finds them); every original arc names a directed edge of the graph.
+    /// Checks what the searches follow, at every open: ranks number the vertices once each; every row's offsets start
+    /// at 0, never go back and end at the arc count; every arc leads to a vertex contracted later (so searches only
+    /// climb); every shortcut's middle vertex was contracted before both its ends (so unpacking ends); every original
+    /// arc names a directed edge of the graph. That a shortcut's halves exist and an original arc is a move of the
+    /// graph, unpacking checks for the arcs of each route it unpacks (`unpack`); `validate(against:)` checks both
+    /// for every arc (`wayfinder info`).
     func validateStructure(_ check: SectionValidator, _ names: HierarchySectionNames, edgeCount: Int) throws(GraphFileError) {
         let v = rank.count
         try check.require(v < Int(Int32.max), names.rank, "has \(v) vertices, more than a search can number")
         try check.require(up.count < Int(Int32.max), names.up, "has \(up.count) arcs, more than a search can number")
         try check.require(down.count < Int(Int32.max), names.down, "has \(down.count) arcs, more than a search can number")
+        try check.require(up.count + down.count < Int(Int32.max), names.down, "has \(down.count) arcs, which with the \(up.count) upward ones are more than a search can number")
         try check.offsets(firstUp, names.firstUp, slices: v, total: up.count, "vertex")
         try check.offsets(firstDown, names.firstDown, slices: v, total: down.count, "vertex")
-        var seen = [Bool](repeating: false, count: v)
+        // Scratch memory, raw: these loops run at every open, over every arc (no array bounds or uniqueness checks).
+        let seen = UnsafeMutableBufferPointer<Bool>.allocate(capacity: max(v, 1))
+        seen.initialize(repeating: false)
+        defer { seen.deallocate() }
         for (i, r) in rank.enumerated() {
             guard Int(r) < v, !seen[Int(r)] else {
                 throw check.failure(names.rank, "element \(i) is \(r): the ranks must number the \(v) vertices 0 to \(v - 1) once each")
@@ -116,15 +134,18 @@ public struct ContractionHierarchy: @unchecked Sendable {
             seen[Int(r)] = true
         }
         let directedEdges = UInt32(truncatingIfNeeded: 2 * edgeCount)
+        let vertices = UInt32(truncatingIfNeeded: v)
+        /// Checks every arc of the rows (heads climb, shortcuts' middles were contracted first, original edges exist).
         func checkRows(_ arcs: UnsafeBufferPointer<HierarchyArc>, _ first: UnsafeBufferPointer<UInt32>, _ section: String) throws(GraphFileError) {
             for r in 0..<v {
+                let row = UInt32(truncatingIfNeeded: r)
                 for i in Int(first[r])..<Int(first[r + 1]) {
                     let arc = arcs[i]
-                    guard Int(arc.head) > r, Int(arc.head) < v else {
+                    guard arc.head > row, arc.head < vertices else {
                         throw check.failure(section, "arc \(i), of vertex \(r), leads to vertex \(arc.head): not one of the \(v) vertices contracted after it")
                     }
                     if arc.isShortcut {
-                        guard Int(arc.middle) < r else {
+                        guard arc.middle < row else {
                             throw check.failure(section, "arc \(i), of vertex \(r), is a shortcut past vertex \(arc.middle), not one contracted before it")
                         }
                     } else if arc.edge >= directedEdges {
@@ -135,33 +156,48 @@ public struct ContractionHierarchy: @unchecked Sendable {
         }
         try checkRows(up, firstUp, names.up)
         try checkRows(down, firstDown, names.down)
+    }
+
+    /// Checks that every shortcut has both its halves (what unpacking a route also checks as it goes): for
+    /// `wayfinder info`'s full check (`validate(against:)`). Linear in the arcs, whatever the rows' lengths.
+    func validateHalves(_ check: SectionValidator, _ names: HierarchySectionNames) throws(GraphFileError) {
+        let v = rank.count
+        let byMiddle = UnsafeMutableBufferPointer<Int32>.allocate(capacity: v + 1)
+        byMiddle.initialize(repeating: 0)
+        defer { byMiddle.deallocate() }
+        for arc in up where arc.isShortcut { byMiddle[Int(arc.middle) + 1] &+= 1 }
+        for arc in down where arc.isShortcut { byMiddle[Int(arc.middle) + 1] &+= 1 }
         // Halves: u→x past m needs u→m among m's downward arcs (head u) and m→x among m's upward arcs (head x).
         // The shortcuts are grouped by middle vertex (a counting sort), then each middle's rows are marked once:
         // linear in the arcs, whatever the rows' lengths.
-        var byMiddle = [Int32](repeating: 0, count: v + 1)
-        for arc in up where arc.isShortcut { byMiddle[Int(arc.middle) + 1] += 1 }
-        for arc in down where arc.isShortcut { byMiddle[Int(arc.middle) + 1] += 1 }
-        for m in 0..<v { byMiddle[m + 1] += byMiddle[m] }
+        for m in 0..<v { byMiddle[m + 1] &+= byMiddle[m] }
+        let shortcuts = Int(byMiddle[v])
         /// Per shortcut, grouped by middle: the heads its halves need (down, up) and the arc (downward arcs negative, −1 − index).
-        var needs = [(down: Int32, up: Int32, arc: Int32)](repeating: (0, 0, 0), count: Int(byMiddle[v]))
-        var fill = byMiddle
+        let needs = UnsafeMutableBufferPointer<(down: Int32, up: Int32, arc: Int32)>.allocate(capacity: max(shortcuts, 1))
+        defer { needs.deallocate() }
+        let fill = UnsafeMutableBufferPointer<Int32>.allocate(capacity: v + 1)
+        _ = fill.initialize(from: byMiddle)
+        defer { fill.deallocate() }
         for r in 0..<v {
             for i in Int(firstUp[r])..<Int(firstUp[r + 1]) where up[i].isShortcut {
                 let m = Int(up[i].middle)
-                needs[Int(fill[m])] = (Int32(r), Int32(up[i].head), Int32(i)); fill[m] += 1
+                (needs.baseAddress! + Int(fill[m])).initialize(to: (Int32(r), Int32(up[i].head), Int32(i))); fill[m] += 1
             }
             for i in Int(firstDown[r])..<Int(firstDown[r + 1]) where down[i].isShortcut {
                 let m = Int(down[i].middle)
-                needs[Int(fill[m])] = (Int32(down[i].head), Int32(r), -1 - Int32(i)); fill[m] += 1
+                (needs.baseAddress! + Int(fill[m])).initialize(to: (Int32(down[i].head), Int32(r), -1 - Int32(i))); fill[m] += 1
             }
         }
-        var upMark = [Int32](repeating: -1, count: v), downMark = [Int32](repeating: -1, count: v)
+        let upMark = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(v, 1)), downMark = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(v, 1))
+        upMark.initialize(repeating: -1); downMark.initialize(repeating: -1)
+        defer { upMark.deallocate(); downMark.deallocate() }
         for m in 0..<v where byMiddle[m] < byMiddle[m + 1] {
-            for i in Int(firstUp[m])..<Int(firstUp[m + 1]) { upMark[Int(up[i].head)] = Int32(m) }
-            for i in Int(firstDown[m])..<Int(firstDown[m + 1]) { downMark[Int(down[i].head)] = Int32(m) }
+            let mark = Int32(m)
+            for i in Int(firstUp[m])..<Int(firstUp[m + 1]) { upMark[Int(up[i].head)] = mark }
+            for i in Int(firstDown[m])..<Int(firstDown[m + 1]) { downMark[Int(down[i].head)] = mark }
             for k in Int(byMiddle[m])..<Int(byMiddle[m + 1]) {
                 let need = needs[k]
-                guard downMark[Int(need.down)] == Int32(m), upMark[Int(need.up)] == Int32(m) else {
+                guard downMark[Int(need.down)] == mark, upMark[Int(need.up)] == mark else {
                     let (section, index) = need.arc >= 0 ? (names.up, Int(need.arc)) : (names.down, Int(-1 - need.arc))
                     throw check.failure(section, "arc \(index), a shortcut \(need.down)→\(need.up) past vertex \(m), lacks a half")
                 }
@@ -169,15 +205,19 @@ public struct ContractionHierarchy: @unchecked Sendable {
         }
     }
 
-    /// Checks the hierarchy against the vertices of the profile it was read for: as many vertices, and every
-    /// original arc a move a plain search could make (so an unpacked route is a route of the graph, turn rules
-    /// and barriers included). Throws naming the section at fault.
+    /// Checks the whole hierarchy against the vertices of the profile it was read for: as many vertices, every
+    /// shortcut's halves present, and every original arc a move a plain search could make (so an unpacked route is
+    /// a route of the graph, turn rules and barriers included). Throws naming the section at fault. `wayfinder info`
+    /// runs it; a `Router` leaves these checks to unpacking, which makes them for the arcs a route follows.
     public func validate(against states: HierarchyStates, path: String, profile name: String) throws(GraphFileError) {
         let names = HierarchySectionNames(name)
         let check = SectionValidator(path: path)
         let v = vertexCount
         try check.require(v == states.count, names.rank, "has \(v) vertices, the profile's graph has \(states.count)")
-        var vertexOfRank = [Int32](repeating: 0, count: v)
+        try validateHalves(check, names)
+        let vertexOfRank = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(v, 1))
+        vertexOfRank.initialize(repeating: 0)
+        defer { vertexOfRank.deallocate() }
         for (vertex, r) in rank.enumerated() { vertexOfRank[Int(r)] = Int32(vertex) }
         for r in 0..<v {
             let tail = Int(vertexOfRank[r])

@@ -9,6 +9,8 @@ public struct HierarchySearch: Sendable {
     public let hierarchy: ContractionHierarchy
     public let states: HierarchyStates
     let endpoints: HierarchyEndpointBuilder
+    /// The `HierarchyStates` vertex of each rank, to check the moves unpacking finds (`ContractionHierarchy.unpack`).
+    private let vertexOfRank: [Int32]
     private let pool: WorkspacePool<HierarchyWorkspace>
     /// One-direction scratch space for matrices, kept between calls.
     let upwardPool: WorkspacePool<UpwardSearch>
@@ -21,6 +23,9 @@ public struct HierarchySearch: Sendable {
         self.hierarchy = hierarchy
         endpoints = HierarchyEndpointBuilder(states: states)
         let count = states.count
+        var vertexOfRank = [Int32](repeating: 0, count: count)
+        for (vertex, r) in hierarchy.rank.enumerated() { vertexOfRank[Int(r)] = Int32(vertex) }
+        self.vertexOfRank = vertexOfRank
         pool = WorkspacePool { HierarchyWorkspace(stateCount: count) }
         upwardPool = WorkspacePool { UpwardSearch(vertexCount: count) }
     }
@@ -105,7 +110,15 @@ public struct HierarchySearch: Sendable {
             case let .single(d): traversals = g.traversals(edges: [d], entry: nil, direct: false, from: start, to: end)
             }
         } else {
-            let (edges, entry) = path(through: meeting, ws, source, target)
+            let edges: [UInt32], entry: UInt32?
+            switch path(through: meeting, ws, source, target) {
+            case let .success(found): (edges, entry) = found
+            case let .failure(fault):
+                let names = HierarchySectionNames(g.profile.profile.name)
+                let section = fault.rows == .up ? names.up : names.down
+                throw .corruptGraph(GraphFileError.invalidSection(path: g.graph.file.path, section: section,
+                    problem: "holds a shortcut without its halves, or an arc that is no move of the graph").description)
+            }
             traversals = g.traversals(edges: edges, entry: entry, direct: false, from: start, to: end)
         }
         return SearchResult(traversals: traversals, duration: traversals.reduce(0) { $0 + $1.duration },
@@ -156,10 +169,17 @@ public struct HierarchySearch: Sendable {
         return low
     }
 
-    /// The directed edges of the route through `meeting`, shortcuts unpacked, and the partial target edge if any.
+    /// The directed edges of the route through `meeting`, shortcuts unpacked, and the partial target edge if any;
+    /// or the rows of the arc at fault when unpacking finds the hierarchy does not match the graph (a shortcut
+    /// without a half, an original arc that is no move of the graph: a file not written by `wayfinder import`
+    /// whose checksums were made to match).
     private func path(through meeting: Int, _ ws: HierarchyWorkspace, _ source: HierarchySource,
-                      _ target: HierarchyTarget) -> (edges: [UInt32], entry: UInt32?) {
-        let ch = hierarchy
+                      _ target: HierarchyTarget) -> Result<(edges: [UInt32], entry: UInt32?), UnpackFault> {
+        let ch = hierarchy, states = states, vertexOfRank = vertexOfRank
+        /// Whether an original arc from rank a to rank b along directed edge d is a move a plain search could make.
+        func isMove(_ a: Int, _ b: Int, _ d: UInt32) -> Bool {
+            states.vertex(after: Int(vertexOfRank[a]), along: d) == Int(vertexOfRank[b])
+        }
         // Forward half: climb back from the meeting vertex to a start along the arcs it was reached by.
         var chain: [(tail: Int, arc: Int)] = []
         var v = meeting
@@ -170,18 +190,23 @@ public struct HierarchySearch: Sendable {
             v = tail
         }
         var edges = [source.starts[Int(-1 - ws.forward.parent[v])].d]
-        for (tail, arc) in chain.reversed() { ch.unpack(from: tail, to: Int(ch.up[arc].head), ch.up[arc], into: &edges) }
+        for (tail, arc) in chain.reversed() {
+            if let rows = ch.unpack(from: tail, to: Int(ch.up[arc].head), ch.up[arc], in: .up, into: &edges, isMove: isMove) { return .failure(UnpackFault(rows: rows)) }
+        }
         // Backward half: from the meeting vertex down to a target seed; each arc v→x is stored at x.
         v = meeting
         while ws.backward.parent[v] >= 0 {
             let arc = Int(ws.backward.parent[v])
             let x = owner(ofArc: arc, ch.firstDown)
-            ch.unpack(from: v, to: x, ch.down[arc], into: &edges)
+            if let rows = ch.unpack(from: v, to: x, ch.down[arc], in: .down, into: &edges, isMove: isMove) { return .failure(UnpackFault(rows: rows)) }
             v = x
         }
-        return (edges, target.seeds[Int(-1 - ws.backward.parent[v])].entry)
+        return .success((edges, target.seeds[Int(-1 - ws.backward.parent[v])].entry))
     }
 }
+
+/// Where unpacking a route found the hierarchy at fault: the rows of the arc.
+struct UnpackFault: Error { let rows: ContractionHierarchy.ArcRows }
 
 /// Per-query scratch space of a hierarchy search: one edge-search workspace per direction (over vertices).
 final class HierarchyWorkspace {

@@ -45,8 +45,6 @@ public struct MapImporter {
         public let placesIndexed: Int
         /// How many categories those places fall into.
         public let placeCategories: Int
-        /// Why the place index was left out of the file, when it was (nil: it is there).
-        public let placesSkipped: String?
     }
 
     public var options: Options
@@ -72,8 +70,7 @@ public struct MapImporter {
         // The place index comes last: the timetable step's stops join it first (see `BuiltTimetable.note`).
         let places = PlaceCollector()
         importer.places = places
-        let placeIndex = FittingPlaceIndex(collector: places)
-        importer.extensions.append(placeIndex)
+        importer.extensions.append(PlaceIndexExtension(collector: places))
         let timetable = BuiltTimetable(places: places)
         do {
             let statistics = try importer.run(input: input, output: output, built: { timetable.note($0) }) { step in
@@ -85,8 +82,7 @@ public struct MapImporter {
             // Read back from the file written: the counts the index really holds.
             let index = try? PlaceIndex(file: GraphFile(path: output), verifyingChecksums: false)
             return Report(statistics: statistics, timetable: timetable.summary,
-                          placesIndexed: index?.count ?? 0, placeCategories: index?.categoryCount ?? 0,
-                          placesSkipped: placeIndex.skipped)
+                          placesIndexed: index?.count ?? 0, placeCategories: index?.categoryCount ?? 0)
         } catch {
             throw MapImportError(error)
         }
