@@ -117,7 +117,7 @@ final class HostileRequestTests: XCTestCase {
         let answer = HTTPServerTests.raw(server.port, "GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /b HTTP/1.1\r\n\r\nGET /c?d=e HTTP/1.1\r\n\r\nGET /d HTTP/7.0\r\n\r\nGET /never HTTP/1.1\r\n\r\n")
         let text = answer.body
         XCTAssertEqual(answer.status, 200)
-        let statuses = text.components(separatedBy: "\r\n\r\nHTTP/1.1 ").dropFirst().map { $0.prefix(3) }
+        let statuses = text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }.filter { Int($0) != nil }
         XCTAssertEqual(statuses, ["200", "200", "505"], text)
         XCTAssertTrue(text.hasPrefix("GET /a "), text)
         XCTAssertTrue(text.contains("GET /c d=e"), text)
