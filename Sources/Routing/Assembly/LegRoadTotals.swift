@@ -1,0 +1,85 @@
+import Graph
+
+/// The roads of one leg with the metres travelled on each, named as the leg's steps name them (`RouteStep.name`:
+/// the name, or the ref without one; unnamed roads left out), in the order the steps first name them, and each
+/// road's total the sum of its steps' distances: what a summary of the leg needs, found from the path alone.
+public struct LegRoadTotals: Equatable, Sendable {
+    public var names: [String]
+    public var distances: [Double]
+
+    /// Totals from their parts (`names[i]` travelled for `distances[i]` metres).
+    public init(names: [String], distances: [Double]) { self.names = names; self.distances = distances }
+
+    /// The totals of a leg travelled along `traversals`, as `StepBuilder` would attribute the leg's metres to its
+    /// steps, or nil when that cannot be told without laying out the steps: a roundabout entered and left (its
+    /// ring counts to the road after it, which only the steps know), a road change of under
+    /// `StepBuilder.shortNameSegment` metres between two stretches of one road (its two steps are dropped when they
+    /// are `new name`, which depends on the junctions' geometry), a traversal of nearly no length (folded into its
+    /// neighbour by the steps, measured on geometry), or a leg without length.
+    static func of(_ traversals: [EdgeTraversal], in graph: RoadGraph, profile: ProfileGraph?) -> LegRoadTotals? {
+        // Runs of one road (as `StepAssembler.sameRoad` tells), each with its metres.
+        var runs: [(name: UInt32, ref: UInt32, distance: Double)] = []
+        var pending = 0.0
+        var flows: [(way: Int, flow: Bool?)] = []
+        var ringWay: Int? = nil, startedOnRing = false
+        for traversal in traversals {
+            // Nearly no length: the steps fold it into the next stretch when its geometry is under a millimetre.
+            if traversal.distance < 1e-4 { pending += traversal.distance; continue }
+            if traversal.distance < 1e-2 { return nil }
+            let way = Int(graph.edgeWay[traversal.edge])
+            let flow: Bool?
+            if let known = flows.lastIndex(where: { $0.way == way }) {
+                flow = flows[known].flow
+            } else {
+                flow = StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: profile)
+                flows.append((way, flow))
+            }
+            let onRing = flow == traversal.reversed
+            if onRing {
+                // On a ring: the leg may start on it (then its steps name the ring) or end on it; leaving one it
+                // entered is left to the steps.
+                if runs.isEmpty { startedOnRing = true }
+                if ringWay != nil && ringWay != way { return nil }
+                ringWay = way
+            } else if let _ = ringWay {
+                if !startedOnRing { return nil }
+                ringWay = nil; startedOnRing = false
+            }
+            let name = graph.wayNames[way], ref = graph.wayRefs[way]
+            let distance = traversal.distance + pending
+            pending = 0
+            if let last = runs.last, sameRoad(last.name, last.ref, name, ref, in: graph) {
+                runs[runs.count - 1].distance += distance
+            } else {
+                runs.append((name, ref, distance))
+            }
+        }
+        guard !runs.isEmpty else { return nil }
+        runs[runs.count - 1].distance += pending
+        // A ring entered (not started on) and not left ends the leg: its roundabout step is named after the ring.
+        // Short road changes between two runs of one road may be dropped by the steps.
+        if runs.count >= 3 {
+            for k in 1..<(runs.count - 1) where runs[k].distance < StepBuilder.shortNameSegment {
+                if sameRoad(runs[k - 1].name, runs[k - 1].ref, runs[k + 1].name, runs[k + 1].ref, in: graph) { return nil }
+            }
+        }
+        var totals = LegRoadTotals(names: [], distances: [])
+        for run in runs {
+            let name = graph.string(run.name), ref = graph.string(run.ref)
+            let shown = name.isEmpty ? ref : name
+            guard !shown.isEmpty else { continue }
+            if let i = totals.names.firstIndex(of: shown) { totals.distances[i] += run.distance } else {
+                totals.names.append(shown); totals.distances.append(run.distance)
+            }
+        }
+        return totals
+    }
+
+    /// `StepAssembler.sameRoad` on string-table entries: the same entries, or texts no traveller tells apart.
+    private static func sameRoad(_ nameA: UInt32, _ refA: UInt32, _ nameB: UInt32, _ refB: UInt32, in graph: RoadGraph) -> Bool {
+        if nameA == nameB && refA == refB { return true }
+        let a = StepBuilder.RoadLabel(name: graph.string(nameA), ref: graph.string(refA), highwayClass: .other)
+        let b = StepBuilder.RoadLabel(name: graph.string(nameB), ref: graph.string(refB), highwayClass: .other)
+        return !a.differs(from: b)
+    }
+}
