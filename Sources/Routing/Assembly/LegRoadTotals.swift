@@ -31,7 +31,12 @@ public struct LegRoadTotals: Equatable, Sendable {
             if let known = flows.lastIndex(where: { $0.way == way }) {
                 flow = flows[known].flow
             } else {
-                flow = StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: profile)
+                // A ring is one-way for some profile: an edge open both ways in every profile is on none (this saves
+                // most ways the search for their edges).
+                let oneWaySomewhere = ([profile].compactMap { $0 } + graph.profiles).contains {
+                    $0.timeForward[traversal.edge] == closedEdge || $0.timeBackward[traversal.edge] == closedEdge
+                }
+                flow = oneWaySomewhere ? StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: profile) : nil
                 flows.append((way, flow))
             }
             let onRing = flow == traversal.reversed
