@@ -31,12 +31,7 @@ public struct LegRoadTotals: Equatable, Sendable {
             if let known = flows.lastIndex(where: { $0.way == way }) {
                 flow = flows[known].flow
             } else {
-                // A ring is one-way for some profile: an edge open both ways in every profile is on none (this saves
-                // most ways the search for their edges).
-                let oneWaySomewhere = ([profile].compactMap { $0 } + graph.profiles).contains {
-                    $0.timeForward[traversal.edge] == closedEdge || $0.timeBackward[traversal.edge] == closedEdge
-                }
-                flow = oneWaySomewhere ? StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: profile) : nil
+                flow = StepBuilder.roundaboutFlow(ofWay: way, through: traversal.edge, in: graph, profile: profile)
                 flows.append((way, flow))
             }
             let onRing = flow == traversal.reversed
@@ -86,5 +81,18 @@ public struct LegRoadTotals: Equatable, Sendable {
         let a = StepBuilder.RoadLabel(name: graph.string(nameA), ref: graph.string(refA), highwayClass: .other)
         let b = StepBuilder.RoadLabel(name: graph.string(nameB), ref: graph.string(refB), highwayClass: .other)
         return !a.differs(from: b)
+    }
+}
+
+extension StepBuilder {
+    /// `roundaboutFlow(ofWay:in:profile:)` for the way of `edge`, answering nil at once when `edge` is open both ways
+    /// in every profile the test looks at (a ring is one-way for one of them): most ways, saved the search for their edges.
+    static func roundaboutFlow(ofWay way: Int, through edge: Int, in graph: RoadGraph, profile: ProfileGraph?) -> Bool? {
+        var oneWaySomewhere = false
+        if let profile { oneWaySomewhere = profile.timeForward[edge] == closedEdge || profile.timeBackward[edge] == closedEdge }
+        for candidate in graph.profiles where !oneWaySomewhere {
+            oneWaySomewhere = candidate.timeForward[edge] == closedEdge || candidate.timeBackward[edge] == closedEdge
+        }
+        return oneWaySomewhere ? roundaboutFlow(ofWay: way, in: graph, profile: profile) : nil
     }
 }
