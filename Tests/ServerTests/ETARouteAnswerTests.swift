@@ -46,10 +46,10 @@ final class ETARouteAnswerTests: XCTestCase {
                 }
             }
             print("\(sample): \(compared) answers equal to the full route's, \(fast) of them from the ETA alone (the rest needed steps)")
-            // The pairs reach many roads, and many answers are the ETA's own (else this would test only the fallback).
+            // The pairs reach many roads, and most answers are the ETA's own (else this would test only the fallback).
             XCTAssertGreaterThan(compared, 200, sample)
             XCTAssertGreaterThan(summaries.count, 50, sample)
-            XCTAssertGreaterThan(fast * 3, compared, sample)
+            XCTAssertGreaterThan(fast * 2, compared, sample)
         }
     }
 }

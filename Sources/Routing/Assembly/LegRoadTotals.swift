@@ -11,8 +11,8 @@ public struct LegRoadTotals: Equatable, Sendable {
     public init(names: [String], distances: [Double]) { self.names = names; self.distances = distances }
 
     /// The totals of a leg travelled along `traversals`, as `StepBuilder` would attribute the leg's metres to its
-    /// steps, or nil when that cannot be told without laying out the steps: a roundabout entered and left (its
-    /// ring counts to the road after it, which only the steps know), a road change of under
+    /// steps (a roundabout entered and left counts to the road it is left by, as its `roundabout` step is named after
+    /// that road), or nil when that cannot be told without laying out the steps: one ring straight after another, a road change of under
     /// `StepBuilder.shortNameSegment` metres between two stretches of one road (its two steps are dropped when they
     /// are `new name`, which depends on the junctions' geometry), a traversal of nearly no length (folded into its
     /// neighbour by the steps, measured on geometry), or a leg without length.
@@ -22,6 +22,8 @@ public struct LegRoadTotals: Equatable, Sendable {
         var pending = 0.0
         var flows: [(way: Int, flow: Bool?)] = []
         var ringWay: Int? = nil, startedOnRing = false
+        // The metres of a ring entered (not started on), held for the road it is left by, and the ring's name.
+        var held = 0.0, heldRoad: (name: UInt32, ref: UInt32)? = nil
         for traversal in traversals {
             // Nearly no length: the steps fold it into the next stretch when its geometry is under a millimetre.
             if traversal.distance < 1e-4 { pending += traversal.distance; continue }
@@ -35,28 +37,37 @@ public struct LegRoadTotals: Equatable, Sendable {
                 flows.append((way, flow))
             }
             let onRing = flow == traversal.reversed
+            let name = graph.wayNames[way], ref = graph.wayRefs[way]
+            var distance = traversal.distance + pending
+            pending = 0
             if onRing {
-                // On a ring: the leg may start on it (then its steps name the ring) or end on it; leaving one it
-                // entered is left to the steps.
-                if runs.isEmpty { startedOnRing = true }
+                // On a ring: a leg starting on it names it in its depart step; one entered is told in a roundabout
+                // step named after the road it is left by (or after the ring, when the leg ends on it).
+                if runs.isEmpty && ringWay == nil { startedOnRing = true }
                 if ringWay != nil && ringWay != way { return nil }
                 ringWay = way
-            } else if let _ = ringWay {
-                if !startedOnRing { return nil }
+                if !startedOnRing { held += distance; heldRoad = (name, ref); continue }
+            } else if ringWay != nil {
+                distance += held
+                held = 0; heldRoad = nil
                 ringWay = nil; startedOnRing = false
             }
-            let name = graph.wayNames[way], ref = graph.wayRefs[way]
-            let distance = traversal.distance + pending
-            pending = 0
             if let last = runs.last, sameRoad(last.name, last.ref, name, ref, in: graph) {
                 runs[runs.count - 1].distance += distance
             } else {
                 runs.append((name, ref, distance))
             }
         }
+        // A ring entered and not left ends the leg: its roundabout step is named after the ring.
+        if let ring = heldRoad {
+            if let last = runs.last, sameRoad(last.name, last.ref, ring.name, ring.ref, in: graph) {
+                runs[runs.count - 1].distance += held
+            } else {
+                runs.append((ring.name, ring.ref, held))
+            }
+        }
         guard !runs.isEmpty else { return nil }
         runs[runs.count - 1].distance += pending
-        // A ring entered (not started on) and not left ends the leg: its roundabout step is named after the ring.
         // Short road changes between two runs of one road may be dropped by the steps.
         if runs.count >= 3 {
             for k in 1..<(runs.count - 1) where runs[k].distance < StepBuilder.shortNameSegment {
