@@ -24,9 +24,9 @@ let package = Package(
         .systemLibrary(name: "CBZip2", path: "Sources/CBZip2"),
         // libdeflate (libdeflate-dev): one-shot zlib decompression of OSM PBF blobs.
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate"),
-        // GNU libmicrohttpd (libmicrohttpd-dev), for the HTTP server: loaded with dlopen when a server starts, not linked
-        // (its GnuTLS dependencies would slow every process's start-up), so this is a small C target of forwarders.
-        .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", publicHeadersPath: "."),
+
+        // Linux epoll and eventfd (glibc's headers; nothing to link), for the HTTP server's workers.
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
         // Reading OSM XML and PBF: decompression streams, the expat reader, the protobuf and PBF readers, plain element values.
         .target(name: "OSM", dependencies: ["CExpat", "CZlib", "CBZip2", "CDeflate"]),
@@ -38,12 +38,12 @@ let package = Package(
         .target(name: "Transit", dependencies: ["Graph", "Routing", "CZlib"]),
         // The public, MapKit-shaped Swift API and the output encoders (JSON, GeoJSON, GPX, encoded polyline).
         .target(name: "Wayfinder", dependencies: ["Routing", "Graph", "Transit"]),
-        // The front ends (Batch, Server, the CLI) depend on Wayfinder alone (and their C shims), so the compiler keeps them
+        // The front ends (Batch, Server, the CLI) depend on Wayfinder alone (and the Server on the CEpoll shim), so the compiler keeps them
         // out of the engine's modules: what they need of Graph, Routing and Transit, Wayfinder offers through `OfflineMap`.
         // Batch routing of job files: job parsing (CSV, NDJSON), the ordered multi-threaded runner, resume, shards.
         .target(name: "Batch", dependencies: ["Wayfinder"]),
-        // The HTTP server: libmicrohttpd plumbing, OSRM-compatible endpoints, roads by bounding box, the offline map page.
-        .target(name: "Server", dependencies: ["CMicroHTTPD", "Wayfinder"]),
+        // The HTTP server: its own HTTP/1.1 connections (epoll), OSRM-compatible endpoints, roads by bounding box, the offline map page.
+        .target(name: "Server", dependencies: ["CEpoll", "Wayfinder"]),
         // The command-line tool (its folder is not `Sources/wayfinder`, which would differ from `Sources/Wayfinder` only by case).
         // It depends on the front-end modules and Wayfinder only: every command goes through Wayfinder's API
         // (`OfflineMap`, `MapImporter`, `MapFileReport`), so the compiler keeps it out of OSM, Graph, Routing and Transit.

@@ -195,6 +195,8 @@ public struct RouteEstimate: Equatable, Sendable {
     /// Each leg's metres and seconds, in order (those of the full route's legs).
     public var legDistances: [Double]
     public var legTravelTimes: [Double]
+    /// Each leg's roads and their metres (nil for a leg that needs its steps laid out to tell), when asked for; else empty.
+    public var legRoads: [LegRoadTotals?] = []
     public init(distance: Double, expectedTravelTime: Double, waypoints: [Waypoint], legDistances: [Double] = [], legTravelTimes: [Double] = []) {
         self.distance = distance; self.expectedTravelTime = expectedTravelTime; self.waypoints = waypoints
         self.legDistances = legDistances; self.legTravelTimes = legTravelTimes

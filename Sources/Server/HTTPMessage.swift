@@ -3,7 +3,7 @@ import Wayfinder
 /// One HTTP request as the server hands it to a handler: method, decoded path and query arguments in order.
 public struct HTTPRequest: Sendable {
     public var method: String
-    /// The path, percent-decoded by libmicrohttpd, without the query string.
+    /// The path, percent-decoded, without the query string.
     public var path: String
     /// The query arguments in the order they came, percent-decoded (`?a=1&b` gives ("a","1"), ("b","")).
     public var query: [(name: String, value: String)]

@@ -6,7 +6,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// TCP port; 0 picks a free one (read it back from `HTTPServer.port`).
     public var port: UInt16 = 5000
-    /// Worker threads of libmicrohttpd's thread pool, each polling its own connections and running handlers.
+    /// Worker threads, each polling its own connections (epoll) and running handlers (one more thread accepts connections).
     public var threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Longest request target (path and query, as sent) accepted, bytes; longer ones get 414.
     public var maximumURLBytes: Int = 64 * 1024
@@ -14,6 +14,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var maximumQueryParameters: Int = 100
     /// Largest header section accepted (names and values), bytes; larger ones get 431.
     public var maximumHeaderBytes: Int = 32 * 1024
+    /// Most header lines of a request; more get 431.
+    public var maximumHeaderCount: Int = 100
     /// Largest request body accepted, bytes; the API reads none, so bodies get 405 and larger ones 413.
     public var maximumBodyBytes: Int = 64 * 1024
     /// Seconds a connection may stay idle (nothing sent or received), or take to send one request's line and

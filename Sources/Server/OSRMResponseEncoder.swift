@@ -94,15 +94,39 @@ public struct OSRMResponseEncoder: Sendable {
 
     /// OSRM's leg summary: the names of the two longest roads of the leg, in travel order.
     static func summary(of leg: RouteLeg) -> String {
-        var lengths: [String: Double] = [:], order: [String] = []
+        var totals = LegRoadTotals(names: [], distances: [])
         for step in leg.steps {
             let name = step.name.isEmpty ? step.ref : step.name
             guard !name.isEmpty else { continue }
-            if lengths[name] == nil { order.append(name) }
-            lengths[name, default: 0] += step.distance
+            if let i = totals.names.firstIndex(of: name) { totals.distances[i] += step.distance } else {
+                totals.names.append(name); totals.distances.append(step.distance)
+            }
         }
-        let top = Set(order.sorted { lengths[$0]! > lengths[$1]! }.prefix(2))
-        return order.filter { top.contains($0) }.joined(separator: ", ")
+        return summary(of: totals)
+    }
+
+    /// The summary from a leg's roads and their metres (in travel order): the two longest, in travel order.
+    static func summary(of totals: LegRoadTotals) -> String {
+        let ranked = totals.names.indices.sorted { totals.distances[$0] > totals.distances[$1] }
+        let top = Set(ranked.prefix(2))
+        return totals.names.indices.filter { top.contains($0) }.map { totals.names[$0] }.joined(separator: ", ")
+    }
+
+    /// Whether the request's route answer needs no geometry, steps or annotations: then an ETA with each leg's
+    /// road totals gives the same JSON (`route(eta:roads:)`).
+    public var needsNoRouteLayout: Bool { overview == "false" && !steps && annotations.isEmpty }
+
+    /// A route object made from an ETA and its legs' road totals, the same JSON as `route(_:)` writes for that
+    /// route with `needsNoRouteLayout`.
+    public func route(eta: ETASummary, roads: [LegRoadTotals]) -> JSONValue {
+        var legs: [JSONValue] = []
+        for (k, totals) in roads.enumerated() {
+            legs.append(.object([("steps", .array([])), ("summary", .string(Self.summary(of: totals))),
+                                 ("weight", .rounded(eta.legTravelTimes[k], 1)), ("duration", .rounded(eta.legTravelTimes[k], 1)),
+                                 ("distance", .rounded(eta.legDistances[k], 1))]))
+        }
+        return .object([("legs", .array(legs)), ("weight_name", .string("duration")), ("weight", .rounded(eta.expectedTravelTime, 1)),
+                        ("duration", .rounded(eta.expectedTravelTime, 1)), ("distance", .rounded(eta.distance, 1))])
     }
 
     /// Per-segment figures between consecutive points of the leg's geometry.

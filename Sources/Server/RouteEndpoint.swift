@@ -22,6 +22,24 @@ enum RouteEndpoint {
         // directions route the snapped places as they are.
         let snapped = try engine.snap(request.coordinates, radiuses: radiuses, defaultRadius: limits.defaultRadius)
         try deadline.check()
+        // No geometry, steps or annotations asked for (OSRM's overview=false&steps=false): the ETA and each leg's road
+        // totals give the same answer without laying out the route (unless a leg needs its steps to name its roads).
+        if encoder.needsNoRouteLayout && alternatives == 0 {
+            let eta: ETASummary
+            do {
+                var directions = DirectionsRequest(snappedStops: snapped)
+                directions.deadline = deadline.search
+                directions.includesLegRoads = true
+                eta = try Directions(directions, map: engine.map).calculateETA()
+            } catch { throw deadline.error(error, hint: "ask for fewer coordinates") }
+            let roads = eta.legRoads.compactMap { $0 }
+            if roads.count == eta.legRoads.count && !roads.isEmpty {
+                try deadline.check()
+                var members: [(String, JSONValue)] = [("code", .string("Ok")), ("routes", .array([encoder.route(eta: eta, roads: roads)]))]
+                if !skipWaypoints { members.append(("waypoints", .array(eta.waypoints.map { OSRMResponseEncoder.waypoint($0) }))) }
+                return .object(members)
+            }
+        }
         let found: DirectionsResponse
         do {
             var directions = DirectionsRequest(snappedStops: snapped, requestsAlternateRoutes: alternatives > 0, maximumAlternateRoutes: alternatives)

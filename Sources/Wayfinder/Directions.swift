@@ -44,6 +44,9 @@ public struct DirectionsRequest: Sendable {
     /// When the road searches give up (a moment and/or a cancellation flag): past it they throw
     /// `RoutingError.timedOut` (or `.cancelled`), checked inside the searches. Default: never.
     public var deadline: SearchDeadline = .none
+    /// `calculateETA` also gives each leg's roads and their metres (`ETASummary.legRoads`), found along the path
+    /// without laying out steps.
+    public var includesLegRoads = false
 
     public init(stops: [Coordinate], transportType: TransportType = .automobile, departureDate: Date? = nil, arrivalDate: Date? = nil,
                 requestsAlternateRoutes: Bool = false, maximumAlternateRoutes: Int = 2, straightLines: Bool = false,
@@ -137,13 +140,16 @@ public struct Directions: Sendable {
         } else {
             let snapped = try snappedStops()
             try cancel.check()
-            do { estimate = try router.eta(through: snapped, deadline: cancel.deadline) } catch { throw .routing(error) }
+            do { estimate = try router.eta(through: snapped, deadline: cancel.deadline, roadTotals: request.includesLegRoads) } catch { throw .routing(error) }
         }
         try cancel.check()
         let (departure, arrival) = dates(travelling: estimate.expectedTravelTime)
-        return ETASummary(distance: estimate.distance, expectedTravelTime: estimate.expectedTravelTime, expectedDepartureDate: departure,
-                          expectedArrivalDate: arrival, timeZone: request.timeZone,
-                          legDistances: estimate.legDistances, legTravelTimes: estimate.legTravelTimes)
+        var summary = ETASummary(distance: estimate.distance, expectedTravelTime: estimate.expectedTravelTime, expectedDepartureDate: departure,
+                                 expectedArrivalDate: arrival, timeZone: request.timeZone,
+                                 legDistances: estimate.legDistances, legTravelTimes: estimate.legTravelTimes)
+        summary.legRoads = estimate.legRoads
+        summary.waypoints = estimate.waypoints
+        return summary
     }
 
     /// The request's stops snapped for its transport type (those already snapped are taken as they are).

@@ -7,6 +7,7 @@
 @_exported import struct Routing.Route
 @_exported import struct Routing.RouteLeg
 @_exported import struct Routing.RouteStep
+@_exported import struct Routing.LegRoadTotals
 @_exported import struct Routing.Waypoint
 @_exported import enum Routing.ManeuverType
 @_exported import enum Routing.ManeuverModifier

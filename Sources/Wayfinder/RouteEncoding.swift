@@ -60,6 +60,11 @@ public struct ETASummary: Equatable, Sendable {
     /// Each leg's metres and seconds, in order (empty for transit).
     public var legDistances: [Double]
     public var legTravelTimes: [Double]
+    /// With `DirectionsRequest.includesLegRoads`: each leg's roads and their metres, as its steps name them (nil for a
+    /// leg whose steps must be laid out to tell: `LegRoadTotals`); else empty.
+    public var legRoads: [LegRoadTotals?] = []
+    /// The stops as the road route used them (empty for transit and for an ETA taken from a route result).
+    public var waypoints: [Waypoint] = []
 
     /// An ETA from its parts.
     public init(distance: Double, expectedTravelTime: Double, expectedDepartureDate: Date, expectedArrivalDate: Date, timeZone: TimeZone,

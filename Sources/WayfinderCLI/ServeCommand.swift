@@ -81,7 +81,7 @@ enum ServeCommand {
             throw CommandError(message: error.description, exitCode: ExitCode.badInput)
         }
         let quiet = args.has("--quiet") || args.has("-q")
-        // A client that hangs up mid-response must not end the process (libmicrohttpd sends with MSG_NOSIGNAL; belt and braces).
+        // A client that hangs up mid-response must not end the process (the server sends with MSG_NOSIGNAL; belt and braces).
         signal(SIGPIPE, SIG_IGN)
         ShutdownSignals.block()
         let server: HTTPServer

@@ -8,7 +8,7 @@ import Glibc
 import XCTest
 import Server
 
-/// The libmicrohttpd server itself, in process: serving, concurrency, limits and a graceful stop.
+/// The HTTP server itself, in process: serving, concurrency, limits and a graceful stop.
 final class HTTPServerTests: XCTestCase {
     /// Echoes the request; `/slow` takes half a second.
     struct EchoHandler: HTTPHandler {
@@ -179,7 +179,7 @@ final class HTTPServerTests: XCTestCase {
         func json(_ body: String) -> [String: String] {
             (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String]) ?? [:]
         }
-        // 2,000 parameters in 14 KB once got no answer until the 30 s timeout (libmicrohttpd's pool ran out).
+        // 2,000 parameters in 14 KB once got no answer until the 30 s timeout (libmicrohttpd, the server before, ran out of its pool).
         let many = (0..<2000).map { "a\($0)=1" }.joined(separator: "&")
         let refused = get("/route/v1/driving/7.42,43.73;7.43,43.74?" + many)
         XCTAssertEqual(refused.status, 400)
@@ -205,8 +205,8 @@ final class HTTPServerTests: XCTestCase {
     func testIdleAndSlowConnectionsAreClosedPromptly() throws {
         let server = try start { $0.connectionTimeout = 1 }
         defer { server.stop() }
-        // An idle connection (nothing sent) and a slow one (a byte of its headers every 100 ms, which libmicrohttpd's
-        // idle timer alone never closes): both are closed soon after the 1 s timeout.
+        // An idle connection (nothing sent) and a slow one (a byte of its headers every 100 ms, which an idle timer
+        // alone never closes): both are closed soon after the 1 s timeout.
         let idle = try XCTUnwrap(Self.connect(server.port))
         let slow = try XCTUnwrap(Self.connect(server.port))
         defer { close(idle); close(slow) }
@@ -230,7 +230,7 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(fetch("http://127.0.0.1:\(server.port)/still")?.status, 200)
     }
 
-    /// 1,500 slow clients: more than libmicrohttpd's default connection limit (about 1,000), which they once filled.
+    /// 1,500 slow clients: more than the old libmicrohttpd default connection limit (about 1,000), which they once filled.
     func testSlowConnectionsDoNotLockOthersOut() throws {
         let server = try start()
         defer { server.stop() }

@@ -58,27 +58,73 @@ final class HostileRequestTests: XCTestCase {
         XCTAssertEqual(get(route).status, 200)
     }
 
-    /// Requests libmicrohttpd refuses before the server's code runs (docs/http-api.md lists them): each is answered
-    /// (its own short HTML) or closed at once, never left hanging, and the server goes on serving.
-    func testMalformedRequestLinesAreAnsweredOrClosedAtOnce() throws {
+    /// Malformed request heads, each of its kind: every one gets its status and OSRM's JSON error (a `code` and a
+    /// `message`) at once, then the connection closes; the server goes on serving.
+    func testMalformedRequestHeadsGetJSONErrors() throws {
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
         configuration.shutdownGrace = 5
         let server = try HTTPServer(configuration: configuration, handler: HTTPServerTests.EchoHandler())
         defer { server.stop() }
         let host = "Host: x\r\nConnection: close\r\n"
-        let requests = [
-            "GET /x HTTP/2.0\r\n\(host)\r\n", "GET /x HTTP/0.9\r\n\(host)\r\n", "GET /x FOO\r\n\(host)\r\n", "GET /x\r\n\(host)\r\n",
-            "GET\r\n\(host)\r\n", "GET /x HTTP/1.1\r\n\(host)no colon\r\n\r\n",
-            "POST /x HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\n\r\nzz\r\n", "POST /x HTTP/1.1\r\n\(host)Content-Length: abc\r\n\r\n",
-            "GET /x HTTP/1.1\r\n\(host)Cookie: \((0..<3000).map { "c\($0)=1" }.joined(separator: ";"))\r\n\r\n",
-            "GET /x?a=\(String(repeating: "b", count: 300_000)) HTTP/1.1\r\n\(host)\r\n",
-            "GET /x HTTP/1.1\r\n\(host)X-Big: \(String(repeating: "y", count: 200_000))\r\n\r\n",
+        let requests: [(request: String, status: Int, code: String)] = [
+            ("GET /x HTTP/2.0\r\n\(host)\r\n", 505, "InvalidUrl"), ("GET /x HTTP/0.9\r\n\(host)\r\n", 505, "InvalidUrl"),
+            ("GET /x FOO\r\n\(host)\r\n", 400, "InvalidUrl"), ("GET /x\r\n\(host)\r\n", 400, "InvalidUrl"),
+            ("GET\r\n\(host)\r\n", 400, "InvalidUrl"), ("GARBAGE\r\n\r\n", 400, "InvalidUrl"), ("GET x HTTP/1.1\r\n\(host)\r\n", 400, "InvalidUrl"),
+            ("GET /a b HTTP/1.1\r\n\(host)\r\n", 400, "InvalidUrl"), ("G(T /x HTTP/1.1\r\n\(host)\r\n", 400, "InvalidUrl"),
+            ("GET /x HTTP/1.1\r\n\(host)no colon\r\n\r\n", 400, "InvalidUrl"), ("GET /x HTTP/1.1\r\n\(host)Bad Name: 1\r\n\r\n", 400, "InvalidUrl"),
+            ("GET /x HTTP/1.1\r\n folded first\r\n\(host)\r\n", 400, "InvalidUrl"),
+            ("POST /x HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\n\r\nzz\r\n", 405, "InvalidUrl"),
+            ("POST /x HTTP/1.1\r\n\(host)Content-Length: abc\r\n\r\n", 400, "InvalidUrl"),
+            ("POST /x HTTP/1.1\r\n\(host)Content-Length: 99999999999999999999999\r\n\r\n", 413, "TooBig"),
+            ("GET /x HTTP/1.1\r\n\(host)Content-Length: 1\r\nContent-Length: 2\r\n\r\n", 400, "InvalidUrl"),
+            ("GET /x?a=\(String(repeating: "b", count: 300_000)) HTTP/1.1\r\n\(host)\r\n", 414, "TooBig"),
+            ("GET /x?a=\(String(repeating: "b", count: 70_000)) HTTP/1.1\r\n\(host)\r\n", 414, "TooBig"),
+            ("GET /x HTTP/1.1\r\n\(host)X-Big: \(String(repeating: "y", count: 200_000))\r\n\r\n", 431, "TooBig"),
+            ("GET /x HTTP/1.1\r\n\(host)X-Big: \(String(repeating: "y", count: 40_000))\r\n\r\n", 431, "TooBig"),
+            ("GET /x HTTP/1.1\r\n\(host)\((0..<101).map { "X-\($0): 1\r\n" }.joined())\r\n", 431, "TooBig"),
         ]
-        for request in requests {
-            let answer = HTTPServerTests.raw(server.port, request, timeout: 5)
-            XCTAssertTrue([0, 400, 413, 414, 431, 505].contains(answer.status), "\(request.prefix(60)) → \(answer.status)")
+        for (request, status, code) in requests {
+            let answer = HTTPServerTests.rawWithHead(server.port, request, timeout: 5)
+            XCTAssertEqual(answer.status, status, "\(request.prefix(60))")
+            XCTAssertTrue(answer.head.contains("Content-Type: application/json"), "\(request.prefix(60)): \(answer.head)")
+            let object = try? JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
+            XCTAssertEqual(object?["code"] as? String, code, "\(request.prefix(60)): \(answer.body)")
+            XCTAssertFalse((object?["message"] as? String ?? "").isEmpty, "\(request.prefix(60)): \(answer.body)")
             XCTAssertLessThan(answer.seconds, 2, "\(request.prefix(60))")
         }
+        // What is well formed is served: HTTP/1.0 and later 1.x, blank lines before the request line, folded headers,
+        // bare LF line ends, an absolute URL, a big Cookie header under the header limit.
+        let served = [
+            "GET /x HTTP/1.0\r\n\r\n", "GET /x HTTP/1.2\r\n\(host)\r\n", "\r\n\r\nGET /x HTTP/1.1\r\n\(host)\r\n",
+            "GET /x HTTP/1.1\r\n\(host)X-Folded: a\r\n b\r\n\r\n", "GET /x HTTP/1.1\nHost: x\nConnection: close\n\n",
+            "GET http://x/x HTTP/1.1\r\n\(host)\r\n", "GET /x HTTP/1.1\r\n\(host)Cookie: \((0..<3000).map { "c\($0)=1" }.joined(separator: ";"))\r\n\r\n",
+        ]
+        for request in served {
+            let answer = HTTPServerTests.raw(server.port, request, timeout: 5)
+            XCTAssertEqual(answer.status, 200, "\(request.prefix(60))")
+            XCTAssertEqual(answer.body, "GET /x ", "\(request.prefix(60))")
+        }
         XCTAssertEqual(HTTPServerTests.fetch("http://127.0.0.1:\(server.port)/after")?.status, 200)
+    }
+
+    /// On a kept-alive connection, requests sent ahead are answered in order, and a malformed one after good ones
+    /// gets its JSON error too (then the connection closes).
+    func testKeptAliveConnectionsAnswerInOrderAndRefuseMalformedLaterRequests() throws {
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 1)
+        configuration.shutdownGrace = 5
+        let server = try HTTPServer(configuration: configuration, handler: HTTPServerTests.EchoHandler())
+        defer { server.stop() }
+        let answer = HTTPServerTests.raw(server.port, "GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /b HTTP/1.1\r\n\r\nGET /c?d=e HTTP/1.1\r\n\r\nGET /d HTTP/7.0\r\n\r\nGET /never HTTP/1.1\r\n\r\n")
+        let text = answer.body
+        XCTAssertEqual(answer.status, 200)
+        let statuses = text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }.filter { Int($0) != nil }
+        XCTAssertEqual(statuses, ["200", "200", "505"], text)
+        XCTAssertTrue(text.hasPrefix("GET /a "), text)
+        XCTAssertTrue(text.contains("GET /c d=e"), text)
+        XCTAssertFalse(text.contains("/never"), text)
+        let last = try XCTUnwrap(text.range(of: "\r\n\r\n", options: .backwards))
+        let object = try JSONSerialization.jsonObject(with: Data(text[last.upperBound...].utf8)) as? [String: Any]
+        XCTAssertEqual(object?["code"] as? String, "InvalidUrl")
+        XCTAssertLessThan(answer.seconds, 2)
     }
 }

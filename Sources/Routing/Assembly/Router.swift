@@ -156,14 +156,17 @@ public final class Router: @unchecked Sendable {
     }
 
     /// `eta(through:options:)` for stops already snapped; past `deadline` it throws `.timedOut` (or `.cancelled`).
-    public func eta(through snapped: [SnappedStop], deadline: SearchDeadline = .none) throws(RoutingError) -> RouteEstimate {
+    /// With `roadTotals`, each leg's roads and their metres as its steps would give them (`LegRoadTotals`).
+    public func eta(through snapped: [SnappedStop], deadline: SearchDeadline = .none, roadTotals: Bool = false) throws(RoutingError) -> RouteEstimate {
         guard snapped.count >= 2 else { throw .tooFewStops(snapped.count) }
         let found = try searchLegs(through: snapped, deadline: deadline)
         var distance = 0.0, time = 0.0
         for result in found.results { distance += result.distance }
         for result in found.results { time += result.duration }
-        return RouteEstimate(distance: distance, expectedTravelTime: time, waypoints: found.used.map(Self.waypoint),
-                             legDistances: found.results.map(\.distance), legTravelTimes: found.results.map(\.duration))
+        var estimate = RouteEstimate(distance: distance, expectedTravelTime: time, waypoints: found.used.map(Self.waypoint),
+                                     legDistances: found.results.map(\.distance), legTravelTimes: found.results.map(\.duration))
+        if roadTotals { estimate.legRoads = found.results.map { LegRoadTotals.of($0.traversals, in: graph, profile: profile) } }
+        return estimate
     }
 
     /// The best route through stops already snapped (`snapStops`, or the server's snapping with a radius per stop),

@@ -288,7 +288,7 @@ extension StepBuilder {
                 } else if let known = flows.lastIndex(where: { $0.way == way }) {
                     flow = flows[known].flow
                 } else {
-                    flow = StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: profile)
+                    flow = StepBuilder.roundaboutFlow(ofWay: way, through: traversal.edge, in: graph, profile: profile)
                     flows.append((way, flow))
                 }
                 stretches.append(Stretch(

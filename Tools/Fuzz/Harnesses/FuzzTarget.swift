@@ -190,7 +190,7 @@ extension FuzzTarget {
     static func osrmURL(_ data: UnsafeRawBufferPointer) {
         if service == nil { service = makeService() }
         guard let service else { return }
-        // As libmicrohttpd hands it over: the path and the query arguments, percent-decoded.
+        // As the server hands it over: the path and the query arguments, percent-decoded.
         let text = String(decoding: data, as: UTF8.self)
         let parts = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = percentDecoded(String(parts[0]))
