@@ -13,7 +13,7 @@ final class ETARouteAnswerTests: XCTestCase {
             let map = try OfflineMap(contentsOf: URL(fileURLWithPath: graph.graphPath))
             let service = try WayfinderService(map: map)
             let bounds = try XCTUnwrap(try ask(service, "/info")["bounds"] as? [Double])
-            var generator = SplitMix(seed: 14)
+            var generator = SeededRandom(seed: 14)
             var compared = 0, fast = 0, summaries = Set<String>()
             for profile in ["driving", "walking"] {
                 let engine = try XCTUnwrap(service.engines[profile == "driving" ? "car" : "foot"])
@@ -52,18 +52,4 @@ final class ETARouteAnswerTests: XCTestCase {
             XCTAssertGreaterThan(fast * 2, compared, sample)
         }
     }
-}
-
-/// A small seeded generator (SplitMix64), so the pairs are the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -183,7 +183,7 @@ final class GraphCorruptionTests: CLITestCase {
     /// Damaged copies of `image` for one section: two single-bit flips, up to 8 random bytes, the file cut in the
     /// middle of the section, and three impossible header entries (length 2^63 − 1, so that offset + length
     /// overflows; length 2^64 − 1; offset 2^64 − 64), each with the header checksum made to match.
-    static func corruptions(of image: GraphImage, _ section: GraphImage.Section, _ random: inout TestRandom) -> [(String, [UInt8], hostileToo: Bool)] {
+    static func corruptions(of image: GraphImage, _ section: GraphImage.Section, _ random: inout SeededRandom) -> [(String, [UInt8], hostileToo: Bool)] {
         var out: [(String, [UInt8], hostileToo: Bool)] = []
         for k in 0..<2 {
             var bytes = image.bytes
@@ -215,7 +215,7 @@ final class GraphCorruptionTests: CLITestCase {
     func testEverySectionOfAGraph() throws {
         let graph = try monaco()
         let image = GraphImage(try [UInt8](Data(contentsOf: URL(fileURLWithPath: graph))))
-        var random = TestRandom(seed: 14)
+        var random = SeededRandom(seed: 14)
         var corrupt = Tally(), hostile = Tally()
         let sections = image.sections.filter { $0.length > 0 }
         XCTAssertGreaterThan(sections.count, 45)
@@ -251,7 +251,7 @@ final class GraphCorruptionTests: CLITestCase {
     func testEveryTimetableSection() throws {
         let graph = try terreHaute()
         let image = GraphImage(try [UInt8](Data(contentsOf: URL(fileURLWithPath: graph))))
-        var random = TestRandom(seed: 15)
+        var random = SeededRandom(seed: 15)
         var corrupt = Tally(), hostile = Tally()
         let sections = image.sections.filter { $0.name.hasPrefix("transit.") && $0.length > 0 }
         XCTAssertEqual(sections.count, 18)
@@ -452,18 +452,4 @@ struct GraphImage {
         for byte in data { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
         return c ^ 0xFFFF_FFFF
     }
-}
-
-/// A small deterministic generator (SplitMix64), so every run damages the same bytes.
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
 }

@@ -86,31 +86,9 @@ public struct SnapIndex: Sendable {
         for (i, item) in order.enumerated() { for c in 0..<4 { sortedBoxes[4 * i + c] = itemBoxes[4 * item + c] } }
         self.itemBoxes = sortedBoxes
 
-        // Leaves over items, then levels over boxes until one root remains.
-        let n = Self.nodeSize
-        var boxes: [Int32] = [], levelStart: [UInt32] = [0]
-        var childCount = order.count, childBase = 0
-        var level = 0
-        while childCount > 0 {
-            let parents = (childCount + n - 1) / n
-            for parent in 0..<parents {
-                var box = (Int32.max, Int32.max, Int32.min, Int32.min)
-                for child in (parent * n)..<min(childCount, parent * n + n) {
-                    let c = 4 * (childBase + child)
-                    let childBox = level == 0 ? (sortedBoxes[c], sortedBoxes[c + 1], sortedBoxes[c + 2], sortedBoxes[c + 3])
-                                              : (boxes[c], boxes[c + 1], boxes[c + 2], boxes[c + 3])
-                    box = (min(box.0, childBox.0), min(box.1, childBox.1), max(box.2, childBox.2), max(box.3, childBox.3))
-                }
-                boxes.append(box.0); boxes.append(box.1); boxes.append(box.2); boxes.append(box.3)
-            }
-            levelStart.append(UInt32(boxes.count / 4))
-            childBase = Int(levelStart[level])
-            level += 1
-            if parents == 1 { break }
-            childCount = parents
+        (self.boxes, self.levelStart) = PackedRTreeLevels.build(leafCount: order.count, nodeSize: Self.nodeSize) { i in
+            (sortedBoxes[4 * i], sortedBoxes[4 * i + 1], sortedBoxes[4 * i + 2], sortedBoxes[4 * i + 3])
         }
-        self.boxes = boxes
-        self.levelStart = levelStart
     }
 
     /// Number of levels (leaves are level 0, the root the last).

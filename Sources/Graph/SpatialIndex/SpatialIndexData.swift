@@ -51,37 +51,45 @@ enum SpatialIndexBuilder {
         let order = positions
         keys = []
 
-        // Leaves over items, then levels over boxes until one root remains.
-        let n = SpatialIndexData.nodeSize
-        var boxes: [Int32] = []
-        var levelStart: [UInt32] = [0]
-        var childCount = segmentCount
-        func childBox(_ level: Int, _ i: Int) -> (Int32, Int32, Int32, Int32) {
-            if level == 0 {
-                let s = Int(order[i])
-                return (segmentBoxes[4 * s], segmentBoxes[4 * s + 1], segmentBoxes[4 * s + 2], segmentBoxes[4 * s + 3])
-            }
-            let b = Int(levelStart[level - 1]) + i
-            return (boxes[4 * b], boxes[4 * b + 1], boxes[4 * b + 2], boxes[4 * b + 3])
+        (index.boxes, index.levelStart) = PackedRTreeLevels.build(leafCount: segmentCount, nodeSize: SpatialIndexData.nodeSize) { i in
+            let s = Int(order[i])
+            return (segmentBoxes[4 * s], segmentBoxes[4 * s + 1], segmentBoxes[4 * s + 2], segmentBoxes[4 * s + 3])
         }
-        var level = 0
+        return index
+    }
+}
+
+/// The levels of a packed R-tree above its leaves: leaves grouped `nodeSize` at a time in their order, then those
+/// nodes' boxes likewise, until one root remains. One builder for the file's index and a snapper's own.
+enum PackedRTreeLevels {
+    /// The nodes' boxes (min lat, min lon, max lat, max lon, level after level) and where each level starts, in boxes.
+    /// - Complexity: O(leaves).
+    static func build(leafCount: Int, nodeSize n: Int,
+                      leafBox: (Int) -> (Int32, Int32, Int32, Int32)) -> (boxes: [Int32], levelStart: [UInt32]) {
+        var boxes: [Int32] = [], levelStart: [UInt32] = [0]
+        var childCount = leafCount, level = 0
         while childCount > 0 {
             let parents = (childCount + n - 1) / n
+            boxes.reserveCapacity(boxes.count + 4 * parents)
             for parent in 0..<parents {
                 var box = (Int32.max, Int32.max, Int32.min, Int32.min)
                 for child in (parent * n)..<min(childCount, parent * n + n) {
-                    let c = childBox(level, child)
+                    let c: (Int32, Int32, Int32, Int32)
+                    if level == 0 {
+                        c = leafBox(child)
+                    } else {
+                        let b = 4 * (Int(levelStart[level - 1]) + child)
+                        c = (boxes[b], boxes[b + 1], boxes[b + 2], boxes[b + 3])
+                    }
                     box = (min(box.0, c.0), min(box.1, c.1), max(box.2, c.2), max(box.3, c.3))
                 }
-                boxes += [box.0, box.1, box.2, box.3]
+                boxes.append(box.0); boxes.append(box.1); boxes.append(box.2); boxes.append(box.3)
             }
             levelStart.append(UInt32(boxes.count / 4))
             level += 1
             if parents == 1 { break }
             childCount = parents
         }
-        index.boxes = boxes
-        index.levelStart = levelStart
-        return index
+        return (boxes, levelStart)
     }
 }

@@ -35,12 +35,7 @@ public enum PlacesFile {
 
     /// Reads the file at `path`; `maxNameBytes` bounds names and subtitles and, with room for the numbers, lines.
     public static func read(path: String, role: String = "places", maxNameBytes: Int = 1 << 20) throws(PlacesFileError) -> [ETAPlace] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PlacesFileError(file: path, line: nil, message: "cannot read the \(role) file (no such file, or not readable)")
-        }
-        let places = try parse(String(decoding: data, as: UTF8.self), file: path, maxNameBytes: maxNameBytes)
-        if places.isEmpty { throw PlacesFileError(file: path, line: nil, message: "no places in the file (expected lat,lon lines)") }
-        return places
+        try places(of: readRows(path: path, role: role, maxNameBytes: maxNameBytes), file: path)
     }
 
     /// Reads the file at `path`, rows giving a name alone included (`parseRows`).
@@ -55,7 +50,12 @@ public enum PlacesFile {
 
     /// The places of a file's text, in order; every line must give a coordinate.
     public static func parse(_ text: String, file: String, maxNameBytes: Int = 1 << 20) throws(PlacesFileError) -> [ETAPlace] {
-        try parseRows(text, file: file, maxNameBytes: maxNameBytes).map { row throws(PlacesFileError) in
+        try places(of: parseRows(text, file: file, maxNameBytes: maxNameBytes), file: file)
+    }
+
+    /// The places of rows that must all give a coordinate (a name alone is an error naming its line).
+    static func places(of rows: [PlacesFileRow], file: String) throws(PlacesFileError) -> [ETAPlace] {
+        try rows.map { row throws(PlacesFileError) in
             guard let c = row.coordinate else {
                 throw PlacesFileError(file: file, line: row.line, message: "expected lat,lon (with an optional name column), got the name '\(row.name)' alone")
             }
