@@ -62,6 +62,22 @@ final class StopResolverTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve("Bäckerei Krämer", near: drawn.coordinate("a")).coordinate.distance(to: drawn.coordinate("p")), 0, accuracy: 1)
     }
 
+    func testANameBeforeTheFirstPointIsTakenNearThatPoint() throws {
+        let (drawn, map) = try placesMap()
+        let resolver = StopResolver(map: map)
+        let b = drawn.coordinate("b"), a = drawn.coordinate("a")
+        // "Bäckerei Krämer" first, then a point at b: the bakery at s (near b), not the one the map's centre picks.
+        let towardsB = try resolver.resolve(["Bäckerei Krämer", "\(b.latitude),\(b.longitude)"])
+        XCTAssertEqual(towardsB[0].coordinate.distance(to: drawn.coordinate("s")), 0, accuracy: 1)
+        let towardsA = try resolver.resolve(["Bäckerei Krämer", "Rathaus", "\(a.latitude),\(a.longitude)"])
+        XCTAssertEqual(towardsA[0].coordinate.distance(to: drawn.coordinate("p")), 0, accuracy: 1)
+        XCTAssertEqual(towardsA[1].coordinate.distance(to: drawn.coordinate("q")), 0, accuracy: 1)
+        // In a places file the same: names before the first row with a coordinate are taken near it.
+        let rows = [PlacesFileRow(name: "Bäckerei Krämer", coordinate: nil, line: 1), PlacesFileRow(name: "end", coordinate: b, line: 2)]
+        let places = try resolver.resolve(rows: rows, file: "stops.csv")
+        XCTAssertEqual(places[0].coordinate.distance(to: drawn.coordinate("s")), 0, accuracy: 1)
+    }
+
     func testAWholeNameBeatsANearerPartialMatch() throws {
         let (drawn, map) = try placesMap()
         let stop = try StopResolver(map: map).resolve("rathaus", near: drawn.coordinate("r"))

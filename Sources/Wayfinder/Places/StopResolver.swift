@@ -84,7 +84,9 @@ public struct StopResolutionError: Error, Equatable, Sendable, CustomStringConve
 
 /// Turns stop texts into points, the one way every front end (route, eta, matrix, trip, batch) and the Swift API
 /// read a stop: `lat,lon` first; else a name of the places file, when one is given; else a search of the map's
-/// place index for the name, taking the best match near the previous stop (the map's centre for the first).
+/// place index for the name, taking the best match near the previous stop. Names before the first stop given as a
+/// point are looked up near that point (in `Casino, 43.7312,7.4203` the casino nearest the second stop), and only
+/// when no stop is a point near the map's centre.
 ///
 /// Route relations are never taken (their centre is a point somewhere along the line). "Best" is, in order: a match of the whole name (the name or one of its other names folds to exactly the words
 /// given) before any other; then the higher text score (`PlaceMatch.textScore`: exact words before beginnings
@@ -114,11 +116,11 @@ public struct StopResolver: Sendable {
         return Coordinate(latitude: (box.minLatitude + box.maxLatitude) / 2, longitude: (box.minLongitude + box.maxLongitude) / 2)
     }
 
-    /// Resolves a list of stops in order, each name near the stop before it (the first near `start`, else the
-    /// map's centre). Errors carry the stop's position.
+    /// Resolves a list of stops in order, each name near the stop before it (the first near `start`, else near the
+    /// first stop given as a point, else the map's centre). Errors carry the stop's position.
     public func resolve(_ texts: [String], near start: Coordinate? = nil) throws(StopResolutionError) -> [ResolvedStop] {
         var result: [ResolvedStop] = []
-        var previous = start
+        var previous = start ?? texts.lazy.compactMap { text in places[text] ?? (try? Coordinate(parsing: text)) }.first
         for (i, text) in texts.enumerated() {
             do {
                 let stop = try resolve(text, near: previous)
@@ -134,10 +136,11 @@ public struct StopResolver: Sendable {
     }
 
     /// The places of a places file's rows: a row with a coordinate as it is, a name alone searched near the row
-    /// before it (the first near `start`, else the map's centre). Errors name the file and line.
+    /// before it (the first near `start`, else near the file's first coordinate, else the map's centre). Errors
+    /// name the file and line.
     public func resolve(rows: [PlacesFileRow], file: String, near start: Coordinate? = nil) throws(StopResolutionError) -> [ETAPlace] {
         var result: [ETAPlace] = []
-        var previous = start
+        var previous = start ?? rows.lazy.compactMap(\.coordinate).first
         for (i, row) in rows.enumerated() {
             if let c = row.coordinate {
                 result.append(ETAPlace(name: row.name, coordinate: c, subtitle: row.subtitle))
