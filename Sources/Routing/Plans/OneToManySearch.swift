@@ -18,11 +18,13 @@ public struct OneToManyEntry: Equatable, Sendable {
 public struct OneToManySearch: Sendable {
     public let space: SearchGraph
     private let pool: WorkspacePool<SearchWorkspace>
+    private let components: GraphComponents
 
     public init(space: SearchGraph) {
         self.space = space
         let stateCount = space.stateCount
         pool = WorkspacePool { SearchWorkspace(stateCount: stateCount) }
+        components = GraphComponents(space: space)
     }
 
     /// For each of `targets`, in order, the duration and distance of the fastest route from `start`, or nil when
@@ -67,13 +69,15 @@ public struct OneToManySearch: Sendable {
         var bestEntry = [UInt32?](repeating: nil, count: count)
         var direct = [Bool](repeating: false, count: count)
         var zero = [Bool](repeating: false, count: count)   // start and target on the same node
+        // A target in another part of the graph has no route: it is left out (nil), not searched for to the end.
+        let apart = targets.map { components.disconnected(start, $0) }
 
         // Targets by the node that reaches them: on-node targets by their node, partial-edge targets by the tail of
         // each directed edge they may be entered by (with the partial cost).
         var nodeTargets: [Int: [Int]] = [:]
         var entryTargets: [Int: [(target: Int, d: UInt32, cost: Double)]] = [:]
         var entriesByTarget: [[(d: UInt32, cost: Double)]] = Array(repeating: [], count: count)
-        for (i, target) in targets.enumerated() {
+        for (i, target) in targets.enumerated() where !apart[i] {
             if let m = target.node {
                 nodeTargets[m, default: []].append(i)
             } else {
@@ -85,7 +89,7 @@ public struct OneToManySearch: Sendable {
         // Start states, and targets reached without passing a node.
         if let n = start.node { for i in nodeTargets[n] ?? [] { zero[i] = true; best[i] = 0 } }
         g.forEachStart(start) { d, remaining in
-            for (i, target) in targets.enumerated() where !zero[i] {
+            for (i, target) in targets.enumerated() where !zero[i] && !apart[i] {
                 if let part = g.directFraction(from: start, along: d, to: target), cost(d) * part < best[i] {
                     best[i] = cost(d) * part; direct[i] = true; bestEntry[i] = d; bestState[i] = -1
                 }
@@ -102,12 +106,15 @@ public struct OneToManySearch: Sendable {
         // profile's milliseconds, with a second to spare for the sums' rounding).
         let caps = bounds?.map { $0.isFinite ? ($0 + 1) * 1000 : Double.infinity }
         func worstLeft() -> Double {
-            guard let caps else { return best.max() ?? 0 }
             var w = 0.0
-            for i in 0..<count { w = max(w, min(best[i], caps[i])) }
+            for i in 0..<count where !apart[i] { w = max(w, caps.map { min(best[i], $0[i]) } ?? best[i]) }
             return w
         }
         var worst = worstLeft()
+        let prune = caps.map { caps in
+            BoundedTargets(space: g, start: start, targets: targets, caps: caps.indices.map { apart[$0] ? 0 : caps[$0] })
+        }
+        var keeper = 0   // the target that last kept a state (tried first: the next states are near it)
         var settled = 0, pops = 0
         while let (key, state32) = ws.heap.pop() {
             if key >= worst { break }
@@ -136,6 +143,9 @@ public struct OneToManySearch: Sendable {
                 }
             }
             if improved { worst = worstLeft() }
+            // With bounds, a state need not be expanded when no target could still be reached through it within
+            // its bound or best (straight line at the top speed from its node): the A* bound, for every target.
+            if let prune, !prune.keeps(v, cost: c, best: best, keeper: &keeper) { continue }
             g.forEachLeaving(v) { next in
                 guard let nextRule = g.move(from: d, rule: rule, to: next) else { return }
                 let nextState = g.stateID(next, rule: nextRule)
@@ -154,6 +164,8 @@ public struct OneToManySearch: Sendable {
         for i in 0..<count {
             if zero[i] { results.append(OneToManyEntry(duration: 0, distance: 0)); continue }
             guard best[i] < .infinity else { results.append(nil); continue }
+            // Past its bound, a target's best may not be its fastest (the states leading to it were not expanded).
+            if let caps, best[i] >= caps[i] { results.append(nil); continue }
             // The same traversals, summed in the same order, as RouteSearch gives for this pair.
             let traversals = g.traversals(endingIn: bestState[i], parents: ws.parent, entry: bestEntry[i], direct: direct[i],
                                           from: start, to: targets[i])
@@ -161,5 +173,44 @@ public struct OneToManySearch: Sendable {
             results.append(OneToManyEntry(duration: duration, distance: distance))
         }
         return (results, settled)
+    }
+}
+
+/// The targets of a bounded one-to-many search, projected for a quick lower bound on the time still to go from a node
+/// to each: planar metres (longitudes scaled by the cosine of the graph's farthest latitude from the equator, 1 %
+/// taken off), at the profile's top speed, never more than the great-circle bound of `RouteSearch`'s A*.
+private struct BoundedTargets {
+    let graph: RoadGraph
+    let metresPerMillisecond: Double
+    let xScale: Double, yScale: Double   // metres per 1e-7 degree
+    let x: [Double], y: [Double], caps: [Double]
+
+    init(space g: SearchGraph, start: SearchEndpoint, targets: [SearchEndpoint], caps: [Double]) {
+        graph = g.graph
+        metresPerMillisecond = g.maximumSpeed
+        let rad = Double.pi / 180
+        // The farthest latitude any node or end may have: the largest of the graph's, the start's and the targets'.
+        var widest = max(abs(start.coordinate.latitude), targets.map { abs($0.coordinate.latitude) }.max() ?? 0)
+        widest = max(widest, g.farthestNodeLatitude)
+        yScale = 0.99 * Geo.earthRadius * rad * Geo.degreesPerUnit
+        xScale = yScale * cos(min(90, widest) * rad)
+        x = targets.map { $0.coordinate.longitude / Geo.degreesPerUnit }
+        y = targets.map { $0.coordinate.latitude / Geo.degreesPerUnit }
+        self.caps = caps
+    }
+
+    /// Whether some target could still be reached through node `v`, reached at `cost` ms, in less than
+    /// min(its best, its cap); `keeper` is tried first and set to the target that keeps the state.
+    @inline(__always) func keeps(_ v: Int, cost: Double, best: [Double], keeper: inout Int) -> Bool {
+        let vx = Double(graph.nodeLongitudes[v]), vy = Double(graph.nodeLatitudes[v])
+        @inline(__always) func reachable(_ i: Int) -> Bool {
+            let budget = (min(best[i], caps[i]) - cost) * metresPerMillisecond
+            if budget <= 0 { return false }
+            let dx = (x[i] - vx) * xScale, dy = (y[i] - vy) * yScale
+            return dx * dx + dy * dy <= budget * budget
+        }
+        if keeper < x.count, reachable(keeper) { return true }
+        for i in 0..<x.count where reachable(i) { keeper = i; return true }
+        return false
     }
 }

@@ -13,6 +13,8 @@ public struct SearchGraph: @unchecked Sendable {
     public let maximumSpeed: Double
     /// Whether the profile turns back only at dead ends (car); otherwise anywhere (foot).
     public let uTurnsOnlyAtDeadEnds: Bool
+    /// The largest absolute latitude of any node, degrees (for planar lower bounds on distances).
+    public let farthestNodeLatitude: Double
 
     /// Prepares `profile` of `graph` for searching (builds the turn-rule automaton and the speed bound).
     public init(graph: RoadGraph, profile: ProfileGraph) {
@@ -28,6 +30,9 @@ public struct SearchGraph: @unchecked Sendable {
             }
         }
         maximumSpeed = fastest > 0 ? fastest : 1
+        var widest: Int32 = 0
+        for lat in graph.nodeLatitudes { widest = max(widest, lat == Int32.min ? Int32.max : abs(lat)) }
+        farthestNodeLatitude = Geo.degrees(widest)
     }
 
     /// Number of state ids.
