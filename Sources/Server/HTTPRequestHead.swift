@@ -78,16 +78,20 @@ package enum HTTPHeadParser {
         let lineLimit = limits.maximumURLBytes + 64
         var lineEnd = start
         while lineEnd < bytes.count && bytes[lineEnd] != lf { lineEnd += 1 }
-        if lineEnd == bytes.count {
-            if bytes.count - start > lineLimit { throw urlTooLong(limits, "more than \(bytes.count - start - 64)") }
-            return
-        }
-        let headerBytes = bytes.count - lineEnd - 1
+        // The request line, ended or not (a head still arriving after a long line is refused at once too).
+        if lineEnd - start > lineLimit { throw urlTooLong(limits, "more than \(lineEnd - start - 64)") }
+        if lineEnd == bytes.count { return }
+        // A CR at the end may begin the blank line that ends the head, which `parse` does not count.
+        let headerBytes = bytes.count - lineEnd - 1 - (bytes[bytes.count - 1] == cr ? 1 : 0)
         if headerBytes > limits.maximumHeaderBytes { throw headersTooLarge(limits, "more than \(headerBytes)") }
     }
 
     /// Parses the complete head `bytes[start..<end]` (as found by `headEnd`).
     package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, limits: HTTPHeadLimits) throws(HTTPHeadError) -> HTTPRequestHead {
+        // A request line as long as `checkUnfinished` refuses is refused whole too (however it is split into words),
+        // so the answer does not depend on how the bytes arrived.
+        let firstLF = (start..<end).first { bytes[$0] == lf } ?? end
+        if firstLF - start > limits.maximumURLBytes + 64 { throw urlTooLong(limits, "more than \(firstLF - start - 64)") }
         var lines: [Range<Int>] = []
         var lineStart = start
         for i in start..<end where bytes[i] == lf {
@@ -124,8 +128,10 @@ package enum HTTPHeadParser {
             let lowered = text(bytes, target).lowercased()
             guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { throw malformed("a URL that does not start with '/'") }
             let afterScheme = target.lowerBound + (lowered.hasPrefix("http://") ? 7 : 8)
-            let slash = (afterScheme..<target.upperBound).first { bytes[$0] == UInt8(ascii: "/") } ?? target.upperBound
-            target = slash..<target.upperBound
+            let pathStart = (afterScheme..<target.upperBound).first {
+                bytes[$0] == UInt8(ascii: "/") || bytes[$0] == UInt8(ascii: "?") || bytes[$0] == UInt8(ascii: "#")
+            } ?? target.upperBound
+            target = pathStart..<target.upperBound
         }
 
         // Header lines: name ":" value, a line starting with white space continuing the previous one.
@@ -176,7 +182,9 @@ package enum HTTPHeadParser {
         let fragment = target.first { bytes[$0] == UInt8(ascii: "#") } ?? target.upperBound
         target = target.lowerBound..<fragment
         let mark = target.first { bytes[$0] == UInt8(ascii: "?") }
-        let path = decoded(bytes, target.lowerBound..<(mark ?? target.upperBound), plusIsSpace: false)
+        // An absolute URL with an empty path (`http://host`, `http://host?x`) asks for `/` (RFC 9112 §3.2.2).
+        let rooted = !target.isEmpty && bytes[target.lowerBound] == UInt8(ascii: "/")
+        let path = (rooted ? "" : "/") + decoded(bytes, target.lowerBound..<(mark ?? target.upperBound), plusIsSpace: false)
         var query: [(name: String, value: String)] = []
         if let mark {
             let queryRange = mark + 1..<target.upperBound
