@@ -1,35 +1,39 @@
 /// One request head (request line and headers) as parsed off the wire: what the handler gets (method, decoded path
 /// and query) and what the connection needs (HTTP/1.x keep-alive, whether a body follows and how long it is).
-struct HTTPRequestHead {
-    var method: String
-    var path: String
-    var query: [(name: String, value: String)]
+package struct HTTPRequestHead {
+    /// The method, as sent (a token).
+    package var method: String
+    /// The path, percent-decoded.
+    package var path: String
+    /// The query's parameters in order, percent-decoded (`+` a space).
+    package var query: [(name: String, value: String)]
     /// The `y` of `HTTP/1.y` (0 or 1; later 1.x versions are served as 1.1).
-    var minorVersion: Int
+    package var minorVersion: Int
     /// The connection stays open after the response (HTTP/1.1 unless `Connection: close`; 1.0 with `keep-alive`).
-    var keepAlive: Bool
+    package var keepAlive: Bool
     /// The declared body length (`Content-Length`), 0 without one.
-    var contentLength: Int
+    package var contentLength: Int
     /// A `Transfer-Encoding` was sent: a body of unknown length follows, which this server never reads.
-    var encodedBody: Bool
+    package var encodedBody: Bool
 }
 
 /// A request head refused before any handler runs: the HTTP status and OSRM's error code and message to answer
 /// with (the connection is closed after the answer).
-struct HTTPHeadError: Error, Equatable {
-    var status: Int
-    var code: String
-    var message: String
+package struct HTTPHeadError: Error, Equatable {
+    package var status: Int
+    package var code: String
+    package var message: String
 }
 
 /// The limits a request head must keep (from `HTTPServerConfiguration`).
-struct HTTPHeadLimits {
-    var maximumURLBytes: Int
-    var maximumQueryParameters: Int
-    var maximumHeaderBytes: Int
-    var maximumHeaderCount: Int
+package struct HTTPHeadLimits {
+    package var maximumURLBytes: Int
+    package var maximumQueryParameters: Int
+    package var maximumHeaderBytes: Int
+    package var maximumHeaderCount: Int
 
-    init(_ configuration: HTTPServerConfiguration) {
+    /// The limits of `configuration`.
+    package init(_ configuration: HTTPServerConfiguration) {
         maximumURLBytes = configuration.maximumURLBytes
         maximumQueryParameters = configuration.maximumQueryParameters
         maximumHeaderBytes = configuration.maximumHeaderBytes
@@ -39,12 +43,13 @@ struct HTTPHeadLimits {
 
 /// Reads HTTP/1.x request heads from a connection's bytes: finds where a head ends, refuses one that grows past the
 /// limits before it ends, and parses a complete one (RFC 9112, leniently: bare LF line ends, folded header lines and
-/// blank lines before the request line are accepted). The one place the server reads request heads.
-enum HTTPHeadParser {
+/// blank lines before the request line are accepted). The one place the server reads request heads (`package` for
+/// the `http-head` fuzz target of Tools/Fuzz).
+package enum HTTPHeadParser {
     private static let cr: UInt8 = 13, lf: UInt8 = 10, space: UInt8 = 32, tab: UInt8 = 9, colon: UInt8 = 58
 
     /// Where the head in `bytes` starts (past blank lines sent before the request line).
-    static func headStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func headStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var i = 0
         while i < bytes.count && (bytes[i] == cr || bytes[i] == lf) { i += 1 }
         return i
@@ -52,7 +57,7 @@ enum HTTPHeadParser {
 
     /// The index just past the blank line ending the head that starts at `start`, or nil when it has not arrived
     /// yet; `scanned` (a position before which no line end was left unchecked) saves rescanning a trickled head.
-    static func headEnd(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, scanned: inout Int) -> Int? {
+    package static func headEnd(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, scanned: inout Int) -> Int? {
         var i = max(start, scanned)
         while i < bytes.count {
             if bytes[i] == lf {
@@ -68,21 +73,25 @@ enum HTTPHeadParser {
 
     /// Throws when an unfinished head (from `start`) is already over a limit: a request line longer than any
     /// accepted URL (414), or header lines over the header limit (431). Called while waiting for the rest.
-    static func checkUnfinished(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, limits: HTTPHeadLimits) throws(HTTPHeadError) {
+    package static func checkUnfinished(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, limits: HTTPHeadLimits) throws(HTTPHeadError) {
         // Room for the method and version around the longest target accepted.
         let lineLimit = limits.maximumURLBytes + 64
         var lineEnd = start
         while lineEnd < bytes.count && bytes[lineEnd] != lf { lineEnd += 1 }
-        if lineEnd == bytes.count {
-            if bytes.count - start > lineLimit { throw urlTooLong(limits, "more than \(bytes.count - start - 64)") }
-            return
-        }
-        let headerBytes = bytes.count - lineEnd - 1
+        // The request line, ended or not (a head still arriving after a long line is refused at once too).
+        if lineEnd - start > lineLimit { throw urlTooLong(limits, "more than \(lineEnd - start - 64)") }
+        if lineEnd == bytes.count { return }
+        // A CR at the end may begin the blank line that ends the head, which `parse` does not count.
+        let headerBytes = bytes.count - lineEnd - 1 - (bytes[bytes.count - 1] == cr ? 1 : 0)
         if headerBytes > limits.maximumHeaderBytes { throw headersTooLarge(limits, "more than \(headerBytes)") }
     }
 
     /// Parses the complete head `bytes[start..<end]` (as found by `headEnd`).
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, limits: HTTPHeadLimits) throws(HTTPHeadError) -> HTTPRequestHead {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, limits: HTTPHeadLimits) throws(HTTPHeadError) -> HTTPRequestHead {
+        // A request line as long as `checkUnfinished` refuses is refused whole too (however it is split into words),
+        // so the answer does not depend on how the bytes arrived.
+        let firstLF = (start..<end).first { bytes[$0] == lf } ?? end
+        if firstLF - start > limits.maximumURLBytes + 64 { throw urlTooLong(limits, "more than \(firstLF - start - 64)") }
         var lines: [Range<Int>] = []
         var lineStart = start
         for i in start..<end where bytes[i] == lf {
@@ -119,8 +128,10 @@ enum HTTPHeadParser {
             let lowered = text(bytes, target).lowercased()
             guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { throw malformed("a URL that does not start with '/'") }
             let afterScheme = target.lowerBound + (lowered.hasPrefix("http://") ? 7 : 8)
-            let slash = (afterScheme..<target.upperBound).first { bytes[$0] == UInt8(ascii: "/") } ?? target.upperBound
-            target = slash..<target.upperBound
+            let pathStart = (afterScheme..<target.upperBound).first {
+                bytes[$0] == UInt8(ascii: "/") || bytes[$0] == UInt8(ascii: "?") || bytes[$0] == UInt8(ascii: "#")
+            } ?? target.upperBound
+            target = pathStart..<target.upperBound
         }
 
         // Header lines: name ":" value, a line starting with white space continuing the previous one.
@@ -171,7 +182,9 @@ enum HTTPHeadParser {
         let fragment = target.first { bytes[$0] == UInt8(ascii: "#") } ?? target.upperBound
         target = target.lowerBound..<fragment
         let mark = target.first { bytes[$0] == UInt8(ascii: "?") }
-        let path = decoded(bytes, target.lowerBound..<(mark ?? target.upperBound), plusIsSpace: false)
+        // An absolute URL with an empty path (`http://host`, `http://host?x`) asks for `/` (RFC 9112 §3.2.2).
+        let rooted = !target.isEmpty && bytes[target.lowerBound] == UInt8(ascii: "/")
+        let path = (rooted ? "" : "/") + decoded(bytes, target.lowerBound..<(mark ?? target.upperBound), plusIsSpace: false)
         var query: [(name: String, value: String)] = []
         if let mark {
             let queryRange = mark + 1..<target.upperBound

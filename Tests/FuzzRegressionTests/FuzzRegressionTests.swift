@@ -64,6 +64,8 @@ final class FuzzRegressionTests: XCTestCase {
             (.osrmURL, "/roads?bbox=-180,-90,180,90"),
             (.batchJobs, "{\"id\": 1, \"stops\": [[1e308, -1e308], [\"\", null]]}\n{\n"),
             (.batchJobs, "id,stops\n\"open quote,1,2\nnext,\"1,2;3,4\"\n"),
+            (.httpHead, "\u{7f}GET http://host?x=1 HTTP/1.1\r\nHost: a\r\n\r\nGET " + String(repeating: " ", count: 400) + "/ HTTP/1.1\r\n\r\n"),
+            (.httpHead, "\u{0}GET / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n"),
         ]
         for (target, text) in cases { target.run(Array(text.utf8)) }
     }

@@ -31,6 +31,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case osrmURL = "osrm-url"
     /// A batch job file (NDJSON or CSV), read to the end.
     case batchJobs = "batch-jobs"
+    /// HTTP request heads through the server's parser, as a connection reads them, whole and cut in two (HTTPHeadTarget.swift).
+    case httpHead = "http-head"
 
     /// Runs the target once on `data`.
     public func run(_ data: UnsafeRawBufferPointer) {
@@ -43,6 +45,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .polyline: FuzzTarget.polyline(data)
         case .osrmURL: FuzzTarget.osrmURL(data)
         case .batchJobs: FuzzTarget.batchJobs(data)
+        case .httpHead: FuzzTarget.httpHead(data)
         }
     }
 
