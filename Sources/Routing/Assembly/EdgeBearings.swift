@@ -80,20 +80,12 @@ struct LegTables: Sendable {
 final class LazyLegTables: Sendable {
     /// Legs described with bearings and roundabouts worked out per leg before the tables are built.
     static let legsBeforeTable = 32
-    private let built = AtomicLazyReference<Box>()
-    private let asked = Atomic<Int>(0)
-
-    /// The tables, boxed to be stored once.
-    final class Box: Sendable {
-        let tables: LegTables
-        init(_ tables: LegTables) { self.tables = tables }
-    }
+    private let built = BuiltAfterUses<LegTables>()
 
     /// The tables for `graph` and `profile` once they have been asked for often enough, else nil.
     func tables(for graph: RoadGraph, profile: ProfileGraph) -> LegTables? {
-        if let box = built.load() { return box.tables }
-        guard asked.add(1, ordering: .relaxed).newValue >= Self.legsBeforeTable else { return nil }
-        let tables = LegTables(bearings: EdgeBearings(graph: graph), roundabouts: WayRoundabouts(graph: graph, profile: profile))
-        return built.storeIfNil(Box(tables)).tables
+        built.value(after: Self.legsBeforeTable) {
+            LegTables(bearings: EdgeBearings(graph: graph), roundabouts: WayRoundabouts(graph: graph, profile: profile))
+        }
     }
 }

@@ -133,19 +133,10 @@ public struct SnappedStop: Equatable, Sendable {
 final class LazySnapIndex: Sendable {
     /// Snaps answered over the file's index before the snapper's own is built.
     static let snapsBeforeIndex = 32
-    private let built = AtomicLazyReference<Box>()
-    private let asked = Atomic<Int>(0)
-
-    /// The index, boxed to be stored once.
-    final class Box: Sendable {
-        let index: SnapIndex
-        init(_ index: SnapIndex) { self.index = index }
-    }
+    private let built = BuiltAfterUses<SnapIndex>()
 
     /// The index of `graph`'s edges that pass `keep`, once it has been asked for often enough, else nil.
     func index(for graph: RoadGraph, keeping keep: (Int) -> Bool) -> SnapIndex? {
-        if let box = built.load() { return box.index }
-        guard asked.add(1, ordering: .relaxed).newValue >= Self.snapsBeforeIndex else { return nil }
-        return built.storeIfNil(Box(SnapIndex(graph: graph, keeping: keep))).index
+        built.value(after: Self.snapsBeforeIndex) { SnapIndex(graph: graph, keeping: keep) }
     }
 }
