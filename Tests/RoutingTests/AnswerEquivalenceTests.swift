@@ -94,7 +94,7 @@ final class AnswerEquivalenceTests: XCTestCase {
             for way in 0..<graph.wayNames.count {
                 XCTAssertEqual(roundabouts.flow(ofWay: way), StepBuilder.roundaboutFlow(ofWay: way, in: graph, profile: router.profile), "\(name) way \(way)")
             }
-            let tables = LegTables(bearings: EdgeBearings(graph: graph), roundabouts: roundabouts)
+            let tables = LegTables(graph: graph, profile: router.profile)
             var rng = SplitMix64(seed: 21)
             let lat = graph.nodeLatitudes.map { Double($0) * 1e-7 }, lon = graph.nodeLongitudes.map { Double($0) * 1e-7 }
             var steps = 0
@@ -104,9 +104,12 @@ final class AnswerEquivalenceTests: XCTestCase {
                 guard let snapped = try? router.snapStops(stops), let found = try? router.searchLegs(through: snapped) else { continue }
                 for (k, result) in found.results.enumerated() {
                     let points = LegPoints(result.traversals, in: graph)
+                    let recorded = LegPoints(result.traversals, in: graph, records: tables.records)
+                    XCTAssertEqual(recorded.points, points.points, name)
+                    XCTAssertEqual(recorded.ranges, points.ranges, name)
                     let plain = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: found.used[k], to: found.used[k + 1],
                                                   profile: router.profile)
-                    let tabled = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: found.used[k], to: found.used[k + 1],
+                    let tabled = StepBuilder.steps(for: result.traversals, points: recorded, in: graph, from: found.used[k], to: found.used[k + 1],
                                                    profile: router.profile, tables: tables)
                     XCTAssertEqual(tabled, plain, name)
                     steps += plain.count

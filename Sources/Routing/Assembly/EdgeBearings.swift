@@ -68,10 +68,14 @@ struct WayRoundabouts: Sendable {
     }
 }
 
-/// The tables a `Router` describes legs with: every edge's bearings and every way's roundabout flow for its profile.
+/// The tables a `Router` describes legs with: one record per edge (bearings, road, roundabout flow, whole
+/// polyline) and every node's exits for its profile (`EdgeRecords`).
 struct LegTables: Sendable {
-    let bearings: EdgeBearings
-    let roundabouts: WayRoundabouts
+    let records: EdgeRecords
+
+    init(graph: RoadGraph, profile: ProfileGraph) {
+        records = EdgeRecords(graph: graph, profile: profile)
+    }
 }
 
 /// A `Router`'s `LegTables`, built on the `legsBeforeTable`-th leg described (a city's tables cost about as much
@@ -84,8 +88,6 @@ final class LazyLegTables: Sendable {
 
     /// The tables for `graph` and `profile` once they have been asked for often enough, else nil.
     func tables(for graph: RoadGraph, profile: ProfileGraph) -> LegTables? {
-        built.value(after: Self.legsBeforeTable) {
-            LegTables(bearings: EdgeBearings(graph: graph), roundabouts: WayRoundabouts(graph: graph, profile: profile))
-        }
+        built.value(after: Self.legsBeforeTable) { LegTables(graph: graph, profile: profile) }
     }
 }

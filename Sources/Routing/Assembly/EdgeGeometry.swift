@@ -117,3 +117,11 @@ extension RoadGraph {
         HighwayClass(rawValue: wayClasses[Int(edgeWay[e])]) ?? .other
     }
 }
+
+extension EdgeTraversal {
+    /// Whether it travels its whole edge (0→1 or 1→0), the case `RoadGraph.appendCoordinates(of:to:)` lays out from
+    /// the stored points alone.
+    @inline(__always) var isWhole: Bool {
+        min(startFraction, endFraction) == 0 && max(startFraction, endFraction) == 1
+    }
+}

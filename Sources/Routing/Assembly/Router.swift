@@ -248,14 +248,15 @@ public final class Router: @unchecked Sendable {
     /// One leg from a search result: geometry, distance, time, steps, bounding box. The traversals' points are laid
     /// out once (`LegPoints`) for both the leg's geometry and its steps.
     func leg(_ result: SearchResult, from start: SnappedLocation, to end: SnappedLocation) -> RouteLeg {
-        let points = LegPoints(result.traversals, in: graph)
+        let tables = legTables.tables(for: graph, profile: profile)
+        let points = LegPoints(result.traversals, in: graph, records: tables?.records)
         var geometry: [Coordinate] = []
         geometry.reserveCapacity(points.points.count + 1)
         for point in points.points where geometry.last != point { geometry.append(point) }
         if geometry.isEmpty { geometry = [start.location] }
         if geometry.count == 1 { geometry.append(end.location) }
         let steps = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: start, to: end, profile: profile,
-                                      tables: legTables.tables(for: graph, profile: profile))
+                                      tables: tables)
         return RouteLeg(distance: result.distance, expectedTravelTime: result.duration, geometry: geometry, steps: steps,
                         boundingBox: BoundingBox(geometry)!, traversals: result.traversals)
     }

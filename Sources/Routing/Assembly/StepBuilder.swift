@@ -51,14 +51,13 @@ public enum StepBuilder {
 
     /// `steps(for:in:from:to:profile:)` over the traversals' points already laid out (`Router` lays them out once
     /// for the leg's geometry and its steps).
-    /// `tables`, when given (for `profile`), hold the bearings at both ends of every edge (the same values, computed
-    /// once): those of the roads leaving a junction, and those in and out of it where the route travels whole edges;
-    /// and every way's roundabout flow.
+    /// `tables`, when given (for `profile`), hold one record per edge (the same values, computed once: the bearings
+    /// at both ends, the road, the roundabout flow, whether a whole edge has length) and every node's exits with
+    /// their bearings, so a whole edge travelled is one record read and a junction one run of its exits.
     static func steps(for traversals: [EdgeTraversal], points: LegPoints, in graph: RoadGraph, from start: SnappedLocation,
                       to end: SnappedLocation, profile: ProfileGraph?, tables: LegTables? = nil) -> [RouteStep] {
-        var assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals, points: points,
-                                      roundabouts: tables?.roundabouts)
-        assembler.edgeBearings = tables?.bearings
+        let assembler = StepAssembler(graph: graph, profile: profile, traversals: traversals, points: points,
+                                      records: profile == nil ? nil : tables?.records)
         return assembler.steps(from: start, to: end)
     }
 
@@ -143,12 +142,18 @@ struct LegPoints {
     /// Where traversal k's polyline lies in `points`.
     var ranges: [Range<Int>] = []
 
-    init(_ traversals: [EdgeTraversal], in graph: RoadGraph) {
+    /// With `records`, a whole edge's points are copied from its record's run of `EdgeRecords.points` (the same
+    /// points, laid out once) instead of read from the graph's node and shape arrays.
+    init(_ traversals: [EdgeTraversal], in graph: RoadGraph, records: EdgeRecords? = nil) {
         points.reserveCapacity(traversals.count * 4 + 4)
         ranges.reserveCapacity(traversals.count)
         for traversal in traversals {
             let start = points.count
-            graph.appendCoordinates(of: traversal, to: &points)
+            if let records, traversal.isWhole, let record = records.record(traversal.edge) {
+                records.appendWholeEdge(record, reversed: traversal.reversed, to: &points)
+            } else {
+                graph.appendCoordinates(of: traversal, to: &points)
+            }
             ranges.append(start..<points.count)
         }
     }
@@ -193,8 +198,12 @@ extension StepBuilder {
         var name: UInt32
         var ref: UInt32
         var way: Int
-        /// The graph node the stretch ends at; nil when it ends part-way along its edge.
+        /// The graph node the stretch ends at; nil when it ends part-way along its edge, or when `exits` tells its
+        /// exits instead.
         var endNode: Int?
+        /// With `EdgeRecords`: the exits of the node the stretch ends at, as a range of `EdgeRecords.exits` (empty
+        /// when it ends part-way along its edge).
+        var exits: Range<Int>
         /// Whether it runs along a roundabout, in the direction of the roundabout's traffic.
         var onRoundabout: Bool
     }
@@ -250,8 +259,9 @@ extension StepBuilder {
     struct StepAssembler {
         let graph: RoadGraph
         let profile: ProfileGraph?
-        /// Every edge's bearings at both ends, when the router has built them (else computed per junction).
-        var edgeBearings: EdgeBearings? = nil
+        /// One record per edge and every node's exits for `profile`, when the router has built them (else worked out
+        /// from the graph per leg and per junction).
+        let records: EdgeRecords?
         /// The leg's points (every traversal's polyline); stretches refer to ranges of it.
         let points: [Coordinate]
         /// The traversals with length, in order.
@@ -263,11 +273,12 @@ extension StepBuilder {
         /// Traversals shorter than this (metres of geometry) are folded into their neighbours.
         static let minimumLength = 1e-3
 
-        /// `roundabouts`, when given, are every way's flows for `profile` (else each way's is worked out here).
+        /// `records`, when given, are `profile`'s (see the property).
         init(graph: RoadGraph, profile: ProfileGraph?, traversals: [EdgeTraversal], points legPoints: LegPoints,
-             roundabouts: WayRoundabouts? = nil) {
+             records: EdgeRecords? = nil) {
             self.graph = graph
             self.profile = profile
+            self.records = records
             points = legPoints.points
             var stretches: [Stretch] = []
             stretches.reserveCapacity(traversals.count)
@@ -276,6 +287,22 @@ extension StepBuilder {
             var flows: [(way: Int, flow: Bool?)] = []
             for (k, traversal) in traversals.enumerated() {
                 let range = legPoints.ranges[k]
+                if let records, traversal.isWhole, let record = records.record(traversal.edge) {
+                    let side = traversal.reversed ? 1 : 0
+                    guard record.hasLength(side: side) else {
+                        pendingDistance += traversal.distance
+                        pendingDuration += traversal.duration
+                        continue
+                    }
+                    stretches.append(Stretch(
+                        edge: traversal.edge, reversed: traversal.reversed, whole: true, points: range,
+                        distance: traversal.distance + pendingDistance, duration: traversal.duration + pendingDuration,
+                        name: record.name, ref: record.ref, way: Int(record.way), endNode: nil, exits: record.exitsAtEnd(side: side),
+                        onRoundabout: record.flow >= 0 && (record.flow == 1) == traversal.reversed))
+                    pendingDistance = 0
+                    pendingDuration = 0
+                    continue
+                }
                 guard TurnAngle.hasLength(legPoints.points[range], atLeast: Self.minimumLength) else {
                     pendingDistance += traversal.distance
                     pendingDuration += traversal.duration
@@ -283,21 +310,24 @@ extension StepBuilder {
                 }
                 let way = Int(graph.edgeWay[traversal.edge])
                 let flow: Bool?
-                if let roundabouts {
-                    flow = roundabouts.flow(ofWay: way)
+                if let records {
+                    flow = records.records[traversal.edge].flow < 0 ? nil : records.records[traversal.edge].flow == 1
                 } else if let known = flows.lastIndex(where: { $0.way == way }) {
                     flow = flows[known].flow
                 } else {
                     flow = StepBuilder.roundaboutFlow(ofWay: way, through: traversal.edge, in: graph, profile: profile)
                     flows.append((way, flow))
                 }
+                let endNode = Self.endNode(of: traversal, in: graph)
+                var exits = 0..<0
+                if let profile, records != nil, let node = endNode, node + 1 < profile.firstIncidence.count {
+                    exits = Int(profile.firstIncidence[node])..<Int(profile.firstIncidence[node + 1])
+                }
                 stretches.append(Stretch(
-                    edge: traversal.edge, reversed: traversal.reversed,
-                    whole: min(traversal.startFraction, traversal.endFraction) == 0 && max(traversal.startFraction, traversal.endFraction) == 1,
-                    points: range,
+                    edge: traversal.edge, reversed: traversal.reversed, whole: traversal.isWhole, points: range,
                     distance: traversal.distance + pendingDistance, duration: traversal.duration + pendingDuration,
                     name: graph.wayNames[way], ref: graph.wayRefs[way], way: way,
-                    endNode: Self.endNode(of: traversal, in: graph), onRoundabout: flow == traversal.reversed))
+                    endNode: endNode, exits: exits, onRoundabout: flow == traversal.reversed))
                 pendingDistance = 0
                 pendingDuration = 0
             }
@@ -517,27 +547,32 @@ extension StepBuilder {
         func junction(after j: Int, alternatives: inout Alternatives) -> Junction {
             let a = stretches[j], b = stretches[j + 1]
             let bearingIn: Double, bearingOut: Double
-            if let edgeBearings, a.whole {
-                bearingIn = edgeBearings.finalBearing(a.edge, side: a.reversed ? 1 : 0) ?? 0
+            if let records, a.whole, let record = records.record(a.edge) {
+                bearingIn = record.finalBearing(side: a.reversed ? 1 : 0) ?? 0
             } else {
                 bearingIn = TurnAngle.finalBearing(along: points(of: j)) ?? 0
             }
-            if let edgeBearings, b.whole {
-                bearingOut = edgeBearings.initialBearing(b.edge, side: b.reversed ? 1 : 0) ?? bearingIn
+            if let records, b.whole, let record = records.record(b.edge) {
+                bearingOut = record.initialBearing(side: b.reversed ? 1 : 0) ?? bearingIn
             } else {
                 bearingOut = TurnAngle.initialBearing(along: points(of: j + 1)) ?? bearingIn
             }
             alternatives.removeAll()
-            if let node = a.endNode {
+            if let records {
+                records.exits.withUnsafeBufferPointer { exits in
+                    for k in a.exits {
+                        let exit = exits[k]
+                        let edge = Int(exit.edge)
+                        guard exit.open, edge != a.edge, edge != b.edge, !exit.leaving.isNaN else { continue }
+                        alternatives.edges.append(edge)
+                        alternatives.deviations.append(TurnAngle.deviation(from: bearingIn, to: exit.leaving))
+                    }
+                }
+            } else if let node = a.endNode {
                 forEachExit(at: node) { edge, side in
                     guard edge != a.edge && edge != b.edge else { return }
-                    let bearing: Double?
-                    if let edgeBearings {
-                        bearing = edgeBearings.initialBearing(edge, side: side)
-                    } else {
-                        let stored = EdgePolyline(edge: edge, in: graph)
-                        bearing = side == 0 ? TurnAngle.initialBearing(along: stored) : TurnAngle.initialBearing(along: stored.reversed())
-                    }
+                    let stored = EdgePolyline(edge: edge, in: graph)
+                    let bearing = side == 0 ? TurnAngle.initialBearing(along: stored) : TurnAngle.initialBearing(along: stored.reversed())
                     if let bearing {
                         alternatives.edges.append(edge)
                         alternatives.deviations.append(TurnAngle.deviation(from: bearingIn, to: bearing))
