@@ -24,6 +24,9 @@ struct EdgeRecord {
     var flags: UInt8
 
     static let complete: UInt8 = 4
+    /// A record that describes nothing (not complete): for traversals of part of an edge.
+    static let none = EdgeRecord(initial0: .nan, initial1: .nan, final0: .nan, final1: .nan, way: 0, name: 0, ref: 0, pointStart: 0,
+                                 fromExits: 0, toExits: 0, pointCount: 0, fromExitCount: 0, toExitCount: 0, highwayClass: 0, flow: -1, flags: 0)
 
     @inline(__always) func initialBearing(side: Int) -> Double? {
         let value = side == 0 ? initial0 : initial1

@@ -141,16 +141,24 @@ struct LegPoints {
     var points: [Coordinate] = []
     /// Where traversal k's polyline lies in `points`.
     var ranges: [Range<Int>] = []
+    /// With `EdgeRecords`: traversal k's edge record when it travels its whole edge, else `EdgeRecord.none`; in
+    /// route order, so the step builder reads them one after the other.
+    var records: [EdgeRecord] = []
 
     /// With `records`, a whole edge's points are copied from its record's run of `EdgeRecords.points` (the same
     /// points, laid out once) instead of read from the graph's node and shape arrays.
-    init(_ traversals: [EdgeTraversal], in graph: RoadGraph, records: EdgeRecords? = nil) {
+    init(_ traversals: [EdgeTraversal], in graph: RoadGraph, records table: EdgeRecords? = nil) {
         points.reserveCapacity(traversals.count * 4 + 4)
         ranges.reserveCapacity(traversals.count)
-        for traversal in traversals {
+        if let table {
+            // First every record, in a loop of independent loads (their cache misses overlap), then the points.
+            records.reserveCapacity(traversals.count)
+            for traversal in traversals { records.append(traversal.isWhole ? table.records[traversal.edge] : .none) }
+        }
+        for (k, traversal) in traversals.enumerated() {
             let start = points.count
-            if let records, traversal.isWhole, let record = records.record(traversal.edge) {
-                records.appendWholeEdge(record, reversed: traversal.reversed, to: &points)
+            if let table, records[k].isComplete {
+                table.appendWholeEdge(records[k], reversed: traversal.reversed, to: &points)
             } else {
                 graph.appendCoordinates(of: traversal, to: &points)
             }
@@ -201,8 +209,8 @@ extension StepBuilder {
         /// The graph node the stretch ends at; nil when it ends part-way along its edge, or when `exits` tells its
         /// exits instead.
         var endNode: Int?
-        /// With `EdgeRecords`: the exits of the node the stretch ends at, as a range of `EdgeRecords.exits` (empty
-        /// when it ends part-way along its edge).
+        /// With `EdgeRecords`: the exits the mode may take at the node the stretch ends at, as a range of the
+        /// assembler's `exits` (empty when it ends part-way along its edge).
         var exits: Range<Int>
         /// Whether it runs along a roundabout, in the direction of the roundabout's traffic.
         var onRoundabout: Bool
@@ -262,6 +270,9 @@ extension StepBuilder {
         /// One record per edge and every node's exits for `profile`, when the router has built them (else worked out
         /// from the graph per leg and per junction).
         let records: EdgeRecords?
+        /// With `records`: the exits of each stretch's end node the mode may take, gathered in route order (each
+        /// stretch's `exits` is its range here).
+        let exits: [JunctionExit]
         /// The leg's points (every traversal's polyline); stretches refer to ranges of it.
         let points: [Coordinate]
         /// The traversals with length, in order.
@@ -285,9 +296,12 @@ extension StepBuilder {
             var pendingDistance = 0.0, pendingDuration = 0.0
             // Roundabout flow per way, most recent last (consecutive traversals mostly share their way).
             var flows: [(way: Int, flow: Bool?)] = []
+            var exits: [JunctionExit] = []
+            if records != nil { exits.reserveCapacity(3 * traversals.count) }
             for (k, traversal) in traversals.enumerated() {
                 let range = legPoints.ranges[k]
-                if let records, traversal.isWhole, let record = records.record(traversal.edge) {
+                if let records, traversal.isWhole,
+                   let record = legPoints.records.isEmpty ? records.record(traversal.edge) : legPoints.records[k], record.isComplete {
                     let side = traversal.reversed ? 1 : 0
                     guard record.hasLength(side: side) else {
                         pendingDistance += traversal.distance
@@ -297,7 +311,8 @@ extension StepBuilder {
                     stretches.append(Stretch(
                         edge: traversal.edge, reversed: traversal.reversed, whole: true, points: range,
                         distance: traversal.distance + pendingDistance, duration: traversal.duration + pendingDuration,
-                        name: record.name, ref: record.ref, way: Int(record.way), endNode: nil, exits: record.exitsAtEnd(side: side),
+                        name: record.name, ref: record.ref, way: Int(record.way), endNode: nil,
+                        exits: Self.gatherExits(records.exits, record.exitsAtEnd(side: side), into: &exits),
                         onRoundabout: record.flow >= 0 && (record.flow == 1) == traversal.reversed))
                     pendingDistance = 0
                     pendingDuration = 0
@@ -319,15 +334,16 @@ extension StepBuilder {
                     flows.append((way, flow))
                 }
                 let endNode = Self.endNode(of: traversal, in: graph)
-                var exits = 0..<0
-                if let profile, records != nil, let node = endNode, node + 1 < profile.firstIncidence.count {
-                    exits = Int(profile.firstIncidence[node])..<Int(profile.firstIncidence[node + 1])
+                var stretchExits = exits.count..<exits.count
+                if let profile, let records, let node = endNode, node + 1 < profile.firstIncidence.count {
+                    stretchExits = Self.gatherExits(records.exits, Int(profile.firstIncidence[node])..<Int(profile.firstIncidence[node + 1]),
+                                                    into: &exits)
                 }
                 stretches.append(Stretch(
                     edge: traversal.edge, reversed: traversal.reversed, whole: traversal.isWhole, points: range,
                     distance: traversal.distance + pendingDistance, duration: traversal.duration + pendingDuration,
                     name: graph.wayNames[way], ref: graph.wayRefs[way], way: way,
-                    endNode: endNode, exits: exits, onRoundabout: flow == traversal.reversed))
+                    endNode: endNode, exits: stretchExits, onRoundabout: flow == traversal.reversed))
                 pendingDistance = 0
                 pendingDuration = 0
             }
@@ -338,8 +354,20 @@ extension StepBuilder {
                 pendingDuration = 0
             }
             self.stretches = stretches
+            self.exits = exits
             unplacedDistance = pendingDistance
             unplacedDuration = pendingDuration
+        }
+
+        /// Appends the exits of `range` (of the table `all`) the mode may take and that have a bearing, in order; their
+        /// range in `exits`.
+        @inline(__always) static func gatherExits(_ all: [JunctionExit], _ range: Range<Int>, into exits: inout [JunctionExit]) -> Range<Int> {
+            let start = exits.count
+            for k in range {
+                let exit = all[k]
+                if exit.open && !exit.leaving.isNaN { exits.append(exit) }
+            }
+            return start..<exits.count
         }
 
         /// The graph node a traversal ends at, nil when it stops part-way along its edge.
@@ -558,15 +586,13 @@ extension StepBuilder {
                 bearingOut = TurnAngle.initialBearing(along: points(of: j + 1)) ?? bearingIn
             }
             alternatives.removeAll()
-            if let records {
-                records.exits.withUnsafeBufferPointer { exits in
-                    for k in a.exits {
-                        let exit = exits[k]
-                        let edge = Int(exit.edge)
-                        guard exit.open, edge != a.edge, edge != b.edge, !exit.leaving.isNaN else { continue }
-                        alternatives.edges.append(edge)
-                        alternatives.deviations.append(TurnAngle.deviation(from: bearingIn, to: exit.leaving))
-                    }
+            if records != nil {
+                for k in a.exits {
+                    let exit = exits[k]
+                    let edge = Int(exit.edge)
+                    guard edge != a.edge, edge != b.edge else { continue }
+                    alternatives.edges.append(edge)
+                    alternatives.deviations.append(TurnAngle.deviation(from: bearingIn, to: exit.leaving))
                 }
             } else if let node = a.endNode {
                 forEachExit(at: node) { edge, side in
