@@ -86,6 +86,9 @@ final class LazyLegTables: Sendable {
     static let legsBeforeTable = 32
     private let built = BuiltAfterUses<LegTables>()
 
+    /// The tables if they have been built, without counting an ask.
+    var current: LegTables? { built.current }
+
     /// The tables for `graph` and `profile` once they have been asked for often enough, else nil.
     func tables(for graph: RoadGraph, profile: ProfileGraph) -> LegTables? {
         built.value(after: Self.legsBeforeTable) { LegTables(graph: graph, profile: profile) }

@@ -47,6 +47,12 @@ struct EdgeRecord {
     }
 }
 
+/// A point in the graph's fixed-point units (1e-7 degrees).
+struct PointE7 {
+    var latitude, longitude: Int32
+    @inline(__always) var coordinate: Coordinate { Coordinate(latitudeE7: latitude, longitudeE7: longitude) }
+}
+
 /// One entry of a profile's incidence list with what a junction needs of it: the edge, its side at the node, whether
 /// the profile may leave the node along it, and the bearing of doing so (NaN: no length). In incidence order.
 struct JunctionExit {
@@ -61,8 +67,9 @@ struct JunctionExit {
 final class EdgeRecords: @unchecked Sendable {
     /// One record per edge, 64-byte aligned so each is one cache line.
     let records: UnsafeMutableBufferPointer<EdgeRecord>
-    /// Every edge's whole polyline, as `RoadGraph.appendCoordinates(of:to:)` gives it for the edge travelled 0→1.
-    let points: [Coordinate]
+    /// Every edge's whole polyline, as `RoadGraph.appendCoordinates(of:to:)` gives it for the edge travelled 0→1, in
+    /// the graph's fixed-point units (half the bytes of `Coordinate`s; the stored points are such values exactly).
+    let points: [PointE7]
     /// The profile's incidence entries with their exit data, indexed like `ProfileGraph.incidence`.
     let exits: [JunctionExit]
 
@@ -72,7 +79,7 @@ final class EdgeRecords: @unchecked Sendable {
         let roundabouts = WayRoundabouts(graph: graph, profile: profile)
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, graph.edgeCount) * 64, alignment: 64)
         records = UnsafeMutableBufferPointer(start: raw.bindMemory(to: EdgeRecord.self, capacity: graph.edgeCount), count: graph.edgeCount)
-        var points: [Coordinate] = []
+        var points: [PointE7] = []
         points.reserveCapacity(graph.shapeLatitudes.count + 2 * graph.edgeCount)
         var scratch: [Coordinate] = []
         func exits(of node: Int) -> (start: Int, count: Int) {
@@ -88,11 +95,13 @@ final class EdgeRecords: @unchecked Sendable {
             var flags: UInt8 = 0
             if TurnAngle.hasLength(scratch, atLeast: StepBuilder.StepAssembler.minimumLength) { flags |= 1 }
             if TurnAngle.hasLength(scratch.reversed(), atLeast: StepBuilder.StepAssembler.minimumLength) { flags |= 2 }
-            let fits = scratch.count <= Int(UInt16.max) && from.count <= Int(UInt8.max) && to.count <= Int(UInt8.max)
+            let fixed = scratch.map { PointE7(latitude: Geo.units($0.latitude), longitude: Geo.units($0.longitude)) }
+            let exact = zip(fixed, scratch).allSatisfy { $0.coordinate == $1 }
+            let fits = exact && scratch.count <= Int(UInt16.max) && from.count <= Int(UInt8.max) && to.count <= Int(UInt8.max)
                 && points.count + scratch.count <= Int(UInt32.max)
             if fits { flags |= EdgeRecord.complete }
             let start = points.count
-            if fits { points.append(contentsOf: scratch) }
+            if fits { points.append(contentsOf: fixed) }
             let flow = roundabouts.flow(ofWay: way)
             (raw + 64 * e).initializeMemory(as: EdgeRecord.self, to: EdgeRecord(
                 initial0: bearings.initial[2 * e], initial1: bearings.initial[2 * e + 1],
@@ -125,11 +134,13 @@ final class EdgeRecords: @unchecked Sendable {
     /// `RoadGraph.appendCoordinates(of:to:)`'s.
     @inline(__always) func appendWholeEdge(_ record: EdgeRecord, reversed: Bool, to output: inout [Coordinate]) {
         let start = Int(record.pointStart), end = start + Int(record.pointCount)
-        if reversed {
-            var i = end
-            while i > start { i -= 1; output.append(points[i]) }
-        } else {
-            output.append(contentsOf: points[start..<end])
+        points.withUnsafeBufferPointer { points in
+            if reversed {
+                var i = end
+                while i > start { i -= 1; output.append(points[i].coordinate) }
+            } else {
+                for i in start..<end { output.append(points[i].coordinate) }
+            }
         }
     }
 }

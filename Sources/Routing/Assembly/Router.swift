@@ -282,11 +282,20 @@ public final class Router: @unchecked Sendable {
         var keys: [UInt32] = []
         var lengths: [Double] = []
         var last = -1
+        // The edge records, once built, hold each edge's name and ref (in cache from describing the legs).
+        let records = legTables.current?.records
         for leg in legs {
             for traversal in leg.traversals {
-                let way = Int(graph.edgeWay[traversal.edge])
-                let ref = graph.wayRefs[way]
-                let key = graph.isEmptyString(ref) ? graph.wayNames[way] : ref
+                let name: UInt32, ref: UInt32
+                if let records {
+                    name = records.records[traversal.edge].name
+                    ref = records.records[traversal.edge].ref
+                } else {
+                    let way = Int(graph.edgeWay[traversal.edge])
+                    name = graph.wayNames[way]
+                    ref = graph.wayRefs[way]
+                }
+                let key = graph.isEmptyString(ref) ? name : ref
                 guard !graph.isEmptyString(key) else { continue }
                 if last < 0 || keys[last] != key {
                     if let known = keys.firstIndex(of: key) {

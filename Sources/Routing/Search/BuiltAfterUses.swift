@@ -14,6 +14,9 @@ final class BuiltAfterUses<Value: Sendable>: Sendable {
 
     init() {}
 
+    /// The value if it has been built, without counting an ask.
+    var current: Value? { built.load()?.value }
+
     /// The value once it has been asked for `uses` times (built by `build` on that ask), else nil.
     func value(after uses: Int, build: () -> Value) -> Value? {
         if let box = built.load() { return box.value }
