@@ -264,11 +264,17 @@ public final class Router: @unchecked Sendable {
     /// A route made of legs: totals, joined geometry, box and name.
     func route(_ legs: [RouteLeg]) -> Route {
         var polyline: [Coordinate] = []
-        polyline.reserveCapacity(legs.reduce(0) { $0 + $1.geometry.count })
-        for leg in legs {
-            for point in leg.geometry where polyline.last != point { polyline.append(point) }
+        if legs.count == 1 {
+            // A leg's geometry has at least two points and no repeats but a zero-length [p, p], which is what the
+            // joining below gives for it: share the array instead of copying it.
+            polyline = legs[0].geometry
+        } else {
+            polyline.reserveCapacity(legs.reduce(0) { $0 + $1.geometry.count })
+            for leg in legs {
+                for point in leg.geometry where polyline.last != point { polyline.append(point) }
+            }
+            if polyline.count == 1 { polyline.append(polyline[0]) }
         }
-        if polyline.count == 1 { polyline.append(polyline[0]) }
         let box = legs.dropFirst().reduce(legs[0].boundingBox) { $0.union($1.boundingBox) }
         return Route(distance: legs.reduce(0) { $0 + $1.distance }, expectedTravelTime: legs.reduce(0) { $0 + $1.expectedTravelTime },
                      polyline: polyline, legs: legs, boundingBox: box, name: name(of: legs))
