@@ -387,11 +387,13 @@ extension StepBuilder {
         }
 
         /// Whether stretches `j` and `k` are on what a traveller sees as the same road (`RoadLabel.differs`): the same
-        /// string-table entries are the same name; other entries are compared as text.
-        func sameRoad(_ j: Int, _ k: Int) -> Bool {
+        /// string-table entries are the same name; other entries are compared as text, and stretch `k`'s road, decoded
+        /// for that, is returned too (nil when it was not decoded).
+        func sameRoad(_ j: Int, _ k: Int) -> (same: Bool, road: RoadLabel?) {
             let a = stretches[j], b = stretches[k]
-            if a.name == b.name && a.ref == b.ref { return true }
-            return !road(of: k).differs(from: road(of: j))
+            if a.name == b.name && a.ref == b.ref { return (true, nil) }
+            let label = road(of: k)
+            return (!label.differs(from: road(of: j)), label)
         }
 
         // MARK: Steps
@@ -493,14 +495,14 @@ extension StepBuilder {
         /// The step of an ordinary junction (no roundabout involved), or nil when there is nothing to announce.
         private func junctionStep(at junction: Junction, after j: Int, alternatives: [Double]) -> PlannedStep? {
             let a = stretches[j], b = stretches[j + 1]
-            let sameRoad = sameRoad(j, j + 1)
+            let (same, decoded) = sameRoad(j, j + 1)
             let reversal = a.edge == b.edge && a.reversed != b.reversed
             guard let (type, modifier) = StepBuilder.maneuver(deviation: junction.deviation, alternatives: alternatives,
-                                                             sameRoad: sameRoad, reversal: reversal) else { return nil }
-            let road = road(of: j + 1)
+                                                             sameRoad: same, reversal: reversal) else { return nil }
+            let road = decoded ?? road(of: j + 1)
             let text: String
             switch type {
-            case .uturn: text = InstructionText.uturn(road: road, sameRoad: sameRoad)
+            case .uturn: text = InstructionText.uturn(road: road, sameRoad: same)
             case .continue: text = InstructionText.continue(modifier, road: road)
             case .newName: text = InstructionText.newName(modifier, road: road)
             default: text = InstructionText.turn(modifier, road: road)
