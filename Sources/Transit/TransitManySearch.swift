@@ -73,7 +73,7 @@ extension TransitRouter {
             }
         }
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
-        let walkTimes = footOneToMany.routes(from: nearest.point, to: walkTargets, within: walkBounds)
+        let walkTimes = walksOnly(from: nearest.point, to: walkTargets, within: walkBounds)
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
         for (i, place) in places.enumerated() {
             guard let ready = prepared[i] else {
@@ -223,6 +223,25 @@ extension TransitRouter {
                                   firstBoarding: shown.legs.first { $0.kind == .ride }.map { ($0.from, $0.departure) }, itinerary: shown)
         }
         return summary(forwardJourney.parts, access: search.accessAt, egress: egressAt)
+    }
+
+    /// The walking-only figures from `start` to each of `targets` that walking might win (`routes(from:to:within:)` of
+    /// `footOneToMany`: every walk shorter than its bound, with the pair query's own figures). With the foot profile's
+    /// contraction hierarchy, one-to-many times over it first: a target whose walk takes at least a second longer than
+    /// its bound is left out (nil), and the rest are bounded by their walk time plus a second, so the exact search
+    /// reaches only the places walking wins, and no further than each needs (the hierarchy's times are the fastest
+    /// route's; a second covers the sums' rounding).
+    func walksOnly(from start: SearchEndpoint, to targets: [SearchEndpoint], within bounds: [Double]) -> [OneToManyEntry?] {
+        guard let hierarchy = footRouter.hierarchy, !targets.isEmpty else { return footOneToMany.routes(from: start, to: targets, within: bounds) }
+        let times = MatrixSearch(search: hierarchy).matrix(from: [start], to: targets, threads: 1)
+        var kept: [Int] = [], keptTargets: [SearchEndpoint] = [], keptBounds: [Double] = []
+        for (j, target) in targets.enumerated() {
+            guard let seconds = times.duration(0, j), seconds < bounds[j] + 1 else { continue }
+            kept.append(j); keptTargets.append(target); keptBounds.append(min(bounds[j], seconds + 1))
+        }
+        var out = [OneToManyEntry?](repeating: nil, count: targets.count)
+        for (k, found) in footOneToMany.routes(from: start, to: keptTargets, within: keptBounds).enumerated() { out[kept[k]] = found }
+        return out
     }
 
     /// The summary of a journey's parts without building its legs: arrival, rides, metres walked, first boarding.
