@@ -17,7 +17,8 @@ public final class TransitRouter: @unchecked Sendable {
     /// Service days and calendars around query times.
     public let window: ServiceWindow
     public let footRouter: Router
-    /// Walking times from one point to many (the same times as `footRouter.search.route`), for one-to-many searches.
+    /// Walking times from one point to many (the same times as `footRouter.search.route`), for one-to-many searches on
+    /// graphs without a foot hierarchy.
     public let footOneToMany: OneToManySearch
     /// Each stop's point on the foot graph (nil when off the network).
     public let stopEndpoints: [SearchEndpoint?]
@@ -142,6 +143,10 @@ public final class TransitRouter: @unchecked Sendable {
         }
     }
 
+    /// The walking-only route between two points on the foot graph, as every transit query compares it with the
+    /// rides: the fastest foot route, over the foot profile's contraction hierarchy when the file has one, else by A*.
+    func walkOnly(from start: SearchEndpoint, to end: SearchEndpoint) -> SearchResult? { footRouter.fastest(from: start, to: end) }
+
     /// The service days around an instant (see `ServiceWindow.days(around:)`).
     public func days(around instant: Int) throws(TransitError) -> (dayStarts: [Int], active: [UInt8]) { try window.days(around: instant) }
 
@@ -199,7 +204,7 @@ public final class TransitRouter: @unchecked Sendable {
         let walkLowerBound = start.coordinate.distance(to: end.coordinate) / (footRouter.search.space.maximumSpeed * 1000)
         func walkOnly(within seconds: Double?) -> SearchResult? {
             if let seconds, walkLowerBound >= seconds { return nil }
-            return footRouter.search.route(from: start, to: end)
+            return self.walkOnly(from: start, to: end)
         }
         let maxRides = max(1, min(7, options.maxTransfers + 1))
         let accessAt = Dictionary(access.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })
