@@ -73,7 +73,7 @@ extension TransitRouter {
             }
         }
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
-        let walkTimes = footOneToMany.routes(from: nearest.point, to: walkTargets, within: walkBounds)
+        let walkTimes = walksOnly(from: nearest.point, to: walkTargets, within: walkBounds)
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
         for (i, place) in places.enumerated() {
             guard let ready = prepared[i] else {
@@ -197,12 +197,12 @@ extension TransitRouter {
         let ride = givenRide ?? bestRideArrival(search.labels, egress: egress)
         // Walking only, when its straight-line lower bound could beat the rides (as the pair query decides).
         if ride == nil || walkLowerBound(search.point, end) < Double(ride!.arrival - t),
-           let walk = givenWalk ?? footOneToMany.routes(from: search.point, to: [end])[0],
+           let walk = givenWalk ?? walkOnly(from: search.point, to: end).map({ OneToManyEntry(duration: $0.duration, distance: $0.distance) }),
            ride == nil || Double(t) + walk.duration < Double(ride!.arrival) {
             let leaving = Date(timeIntervalSince1970: TimeInterval(t))
             var shown: TransitItinerary? = nil
             var distance = walk.distance
-            if refine, let route = footRouter.search.route(from: search.point, to: end) {
+            if refine, let route = walkOnly(from: search.point, to: end) {
                 shown = self.walk(route, from: origin, to: place, names: ("origin", "destination"), leaving: leaving)
                 distance = route.distance
             }
@@ -223,6 +223,22 @@ extension TransitRouter {
                                   firstBoarding: shown.legs.first { $0.kind == .ride }.map { ($0.from, $0.departure) }, itinerary: shown)
         }
         return summary(forwardJourney.parts, access: search.accessAt, egress: egressAt)
+    }
+
+    /// The walking-only figures from `start` to each of `targets` that walking might win: every walk shorter than its
+    /// bound gets the pair query's own figures (`walkOnly`), a longer one may get nil. With the foot profile's
+    /// contraction hierarchy, one-to-many times over it first (`MatrixSearch`, one upward search per target): a target
+    /// whose walk takes at least a second longer than its bound is left out, and only the rest, the places walking
+    /// may win, get their route (a second covers the sums' rounding). Without one, one bounded one-to-many foot search.
+    func walksOnly(from start: SearchEndpoint, to targets: [SearchEndpoint], within bounds: [Double]) -> [OneToManyEntry?] {
+        guard let hierarchy = footRouter.hierarchy, !targets.isEmpty else { return footOneToMany.routes(from: start, to: targets, within: bounds) }
+        let times = MatrixSearch(search: hierarchy).matrix(from: [start], to: targets, threads: 1)
+        var out = [OneToManyEntry?](repeating: nil, count: targets.count)
+        for (j, target) in targets.enumerated() {
+            guard let seconds = times.duration(0, j), seconds < bounds[j] + 1, let route = walkOnly(from: start, to: target) else { continue }
+            out[j] = OneToManyEntry(duration: route.duration, distance: route.distance)
+        }
+        return out
     }
 
     /// The summary of a journey's parts without building its legs: arrival, rides, metres walked, first boarding.

@@ -17,11 +17,14 @@ public final class TransitRouter: @unchecked Sendable {
     /// Service days and calendars around query times.
     public let window: ServiceWindow
     public let footRouter: Router
-    /// Walking times from one point to many (the same times as `footRouter.search.route`), for one-to-many searches.
+    /// Walking times from one point to many (the same times as `footRouter.search.route`), for one-to-many searches on
+    /// graphs without a foot hierarchy.
     public let footOneToMany: OneToManySearch
     /// Each stop's point on the foot graph (nil when off the network).
     public let stopEndpoints: [SearchEndpoint?]
     private let stopGrid: StopGrid
+    /// The walks from every stop within the default walk limit, built as stops are first used.
+    private let egressTables: EgressTables
     private let lock = NSLock()
     @exclusivity(unchecked) private var walkSearches: [WalkSearch] = []
 
@@ -52,6 +55,7 @@ public final class TransitRouter: @unchecked Sendable {
             lons.append(c.map { Geo.units($0.longitude) } ?? 0)
         }
         stopGrid = StopGrid(latitudes: lats, longitudes: lons)
+        egressTables = EgressTables(stopCount: timetable.stopCount, limit: TransitOptions().maxWalk)
     }
 
     /// The zone times are shown in by default: the first agency's.
@@ -74,11 +78,20 @@ public final class TransitRouter: @unchecked Sendable {
     // MARK: - Preparing searches
 
     /// Walks from (or, `towards`, to) a point on the foot graph to every stop within `maxWalk` metres: seconds
-    /// (rounded up) and metres per stop.
+    /// (rounded up) and metres per stop. Walks to a point within the default limit are read from the stops' own
+    /// walk searches (`EgressTables`, built on first use), any other from one walk search at the point.
     /// With a `deadline`, the walk search stops then (and finds only the stops reached so far).
     public func walks(at point: SearchEndpoint, towards: Bool, maxWalk: Double, deadline: Date? = nil) -> [(stop: Int, seconds: Int, distance: Double)] {
         let candidates = stopGrid.stops(near: point.coordinate.latitude, point.coordinate.longitude, within: maxWalk)
         if candidates.isEmpty { return [] }
+        if towards && maxWalk == egressTables.limit {
+            var out: [(Int, Int, Double)] = []
+            for c in candidates {
+                guard let walk = egressTable(c.stop)?.cost(to: point, graph: graph, profile: footRouter.profile) else { continue }
+                out.append((c.stop, Int(TransferBuilder.seconds(walk.duration)), walk.distance))
+            }
+            return out
+        }
         return withWalkSearch { search in
             search.run(from: point, maxDistance: maxWalk, reverse: towards, deadline: deadline)
             var out: [(Int, Int, Double)] = []
@@ -90,12 +103,25 @@ public final class TransitRouter: @unchecked Sendable {
         }
     }
 
+    /// The walks from stop `s` within the egress tables' limit (nil when the stop is off the foot network).
+    private func egressTable(_ s: Int) -> WalkTable? {
+        guard let start = stopEndpoints[s] else { return nil }
+        return egressTables.table(s) {
+            withWalkSearch { search in
+                search.run(from: start, maxDistance: egressTables.limit)
+                return search.table()
+            }
+        }
+    }
+
     /// The egress walks from `point` (as `walks(at:towards: true)`) that can decide its earliest ride arrival over
     /// `labels`: only stops a ride reaches, and the backward walk search stops once no stop left could beat the best
     /// arrival so far (ride label + walk). `bestRideArrival` over this list gives what it gives over the full list:
     /// every stop left out arrives strictly later than the best. Walk times are the full search's (the same search,
     /// cut short), so each answer still equals the pair query's.
     func rideEgress(at point: SearchEndpoint, labels: RaptorLabels, maxWalk: Double, deadline: Date? = nil) -> [(stop: Int, seconds: Int, distance: Double)] {
+        // Read from the stops' tables, every walk costs a look-up: no search to cut short.
+        if maxWalk == egressTables.limit { return walks(at: point, towards: true, maxWalk: maxWalk, deadline: deadline) }
         let candidates = stopGrid.stops(near: point.coordinate.latitude, point.coordinate.longitude, within: maxWalk)
         if candidates.isEmpty { return [] }
         let S = labels.stopCount, never = Int.max
@@ -141,6 +167,10 @@ public final class TransitRouter: @unchecked Sendable {
             return found.sorted { $0.index < $1.index }.map(\.walk)
         }
     }
+
+    /// The walking-only route between two points on the foot graph, as every transit query compares it with the
+    /// rides: the fastest foot route, over the foot profile's contraction hierarchy when the file has one, else by A*.
+    func walkOnly(from start: SearchEndpoint, to end: SearchEndpoint) -> SearchResult? { footRouter.fastest(from: start, to: end) }
 
     /// The service days around an instant (see `ServiceWindow.days(around:)`).
     public func days(around instant: Int) throws(TransitError) -> (dayStarts: [Int], active: [UInt8]) { try window.days(around: instant) }
@@ -199,7 +229,7 @@ public final class TransitRouter: @unchecked Sendable {
         let walkLowerBound = start.coordinate.distance(to: end.coordinate) / (footRouter.search.space.maximumSpeed * 1000)
         func walkOnly(within seconds: Double?) -> SearchResult? {
             if let seconds, walkLowerBound >= seconds { return nil }
-            return footRouter.search.route(from: start, to: end)
+            return self.walkOnly(from: start, to: end)
         }
         let maxRides = max(1, min(7, options.maxTransfers + 1))
         let accessAt = Dictionary(access.map { ($0.stop, $0) }, uniquingKeysWith: { a, _ in a })

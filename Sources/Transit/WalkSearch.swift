@@ -17,6 +17,8 @@ public final class WalkSearch {
     @exclusivity(unchecked) private var reverse = false
     @exclusivity(unchecked) private var start = SearchEndpoint(edge: 0, fraction: 0, node: nil, coordinate: Coordinate(latitude: 0, longitude: 0))
     @exclusivity(unchecked) private var limit = 0.0
+    /// The nodes the last search reached, in the order first reached.
+    @exclusivity(unchecked) private var touched: [Int32] = []
 
     /// Prepares searches on the `foot` profile of `graph`.
     public init(graph: RoadGraph, profile: ProfileGraph) {
@@ -29,7 +31,9 @@ public final class WalkSearch {
         done = [UInt32](repeating: 0, count: n)
     }
 
-    @inline(__always) private func edgeTime(_ e: Int, forward: Bool) -> Double? {
+    @inline(__always) private func edgeTime(_ e: Int, forward: Bool) -> Double? { Self.edgeTime(profile, e, forward: forward) }
+
+    @inline(__always) private static func edgeTime(_ profile: ProfileGraph, _ e: Int, forward: Bool) -> Double? {
         let t = forward ? profile.timeForward[e] : profile.timeBackward[e]
         return t == closedEdge ? nil : Double(t) / 1000
     }
@@ -38,7 +42,11 @@ public final class WalkSearch {
 
     private func reach(_ n: Int, _ t: Double, _ d: Double) {
         guard d <= limit else { return }
-        if stamp[n] == generation && time[n] <= t { return }
+        if stamp[n] == generation {
+            if time[n] <= t { return }
+        } else {
+            touched.append(Int32(n))
+        }
         stamp[n] = generation; time[n] = t; distance[n] = d
         heap.push(t, Int32(n))
     }
@@ -52,6 +60,7 @@ public final class WalkSearch {
         generation &+= 1
         if generation == 0 { for i in stamp.indices { stamp[i] = 0; done[i] = 0 }; generation = 1 }
         heap.removeAll()
+        touched.removeAll(keepingCapacity: true)
         self.reverse = reverse
         start = origin
         limit = maxDistance
@@ -89,27 +98,73 @@ public final class WalkSearch {
     /// Seconds and metres between the last search's point and `target` (a point on the foot graph), nil when
     /// beyond the limit or unreachable.
     public func cost(to target: SearchEndpoint) -> (duration: Double, distance: Double)? {
+        let generation = generation
+        return Self.cost(to: target, from: start, reverse: reverse, limit: limit, graph: graph, profile: profile) { n in
+            stamp[n] == generation ? (time[n], distance[n]) : nil
+        }
+    }
+
+    /// The last search kept as a table: every node it reached, with its seconds and metres (a search that ran to its
+    /// end: its labels are final).
+    func table() -> WalkTable {
+        let nodes = touched.sorted()
+        return WalkTable(start: start, reverse: reverse, limit: limit, nodes: nodes, time: nodes.map { time[Int($0)] },
+                         distance: nodes.map { distance[Int($0)] })
+    }
+
+    /// Seconds and metres between `start` and `target` from the node labels `label` of a search from `start` (or,
+    /// `reverse`, towards it) over paths of at most `limit` metres: the one reading of a search's labels.
+    static func cost(to target: SearchEndpoint, from start: SearchEndpoint, reverse: Bool, limit: Double, graph: RoadGraph, profile: ProfileGraph,
+                     label: (Int) -> (time: Double, distance: Double)?) -> (duration: Double, distance: Double)? {
         var best: (duration: Double, distance: Double)? = nil
         func consider(_ t: Double, _ d: Double) {
             guard d <= limit + 1e-9 else { return }
             if best == nil || t < best!.duration { best = (t, d) }
         }
+        func length(_ e: Int) -> Double { Double(graph.edgeLengthMillimetres[e]) / 1000 }
         let e = target.edge, g = target.fraction
         if let node = target.node {
-            if stamp[node] == generation { consider(time[node], distance[node]) }
+            if let l = label(node) { consider(l.time, l.distance) }
         } else {
             let from = Int(graph.edgeFrom[e]), to = Int(graph.edgeTo[e])
             // Forward search: enter the edge at `from` going forward, or at `to` going backward (reverse: the other way round).
-            if stamp[from] == generation, let t = edgeTime(e, forward: !reverse) { consider(time[from] + t * g, distance[from] + length(e) * g) }
-            if stamp[to] == generation, let t = edgeTime(e, forward: reverse) { consider(time[to] + t * (1 - g), distance[to] + length(e) * (1 - g)) }
+            if let l = label(from), let t = edgeTime(profile, e, forward: !reverse) { consider(l.time + t * g, l.distance + length(e) * g) }
+            if let l = label(to), let t = edgeTime(profile, e, forward: reverse) { consider(l.time + t * (1 - g), l.distance + length(e) * (1 - g)) }
         }
         // Both on the same edge: straight along it.
         if start.node == nil && target.node == nil && start.edge == e {
             let ahead = g >= start.fraction
             // Forward search moves start → target; reverse moves target → start.
             let forwardAlongEdge = reverse ? !ahead : ahead
-            if let t = edgeTime(e, forward: forwardAlongEdge) { consider(t * abs(g - start.fraction), length(e) * abs(g - start.fraction)) }
+            if let t = edgeTime(profile, e, forward: forwardAlongEdge) { consider(t * abs(g - start.fraction), length(e) * abs(g - start.fraction)) }
         }
         return best
+    }
+}
+
+/// A walk search kept: the nodes it reached (sorted) with their seconds and metres, read as `WalkSearch.cost` reads
+/// the search itself.
+struct WalkTable: Sendable {
+    let start: SearchEndpoint
+    let reverse: Bool
+    let limit: Double
+    let nodes: [Int32]
+    let time: [Double]
+    let distance: [Double]
+
+    /// The node's label, nil when the search did not reach it.
+    func label(_ n: Int) -> (time: Double, distance: Double)? {
+        var low = 0, high = nodes.count
+        let key = Int32(n)
+        while low < high {
+            let mid = (low + high) >> 1
+            if nodes[mid] < key { low = mid + 1 } else { high = mid }
+        }
+        return low < nodes.count && nodes[low] == key ? (time[low], distance[low]) : nil
+    }
+
+    /// Seconds and metres between the search's point and `target`, as `WalkSearch.cost(to:)` gives them.
+    func cost(to target: SearchEndpoint, graph: RoadGraph, profile: ProfileGraph) -> (duration: Double, distance: Double)? {
+        WalkSearch.cost(to: target, from: start, reverse: reverse, limit: limit, graph: graph, profile: profile, label: label)
     }
 }
