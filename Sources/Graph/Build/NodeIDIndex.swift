@@ -52,13 +52,15 @@ struct NodeIDIndex {
         let page = UInt64(bitPattern: id &- minID) >> shift
         guard page < UInt64(pageStart.count - 1) else { return nil }
         return pageStart.withUnsafeBufferPointer { starts in
-            var low = Int(starts[Int(page)]), high = Int(starts[Int(page) + 1])
+            let end = Int(starts[Int(page) + 1])
+            var low = Int(starts[Int(page)]), high = end
             if sorted {
+                // Binary search down to a few nodes, then a scan: the first id at least `id` is in low…high.
                 while high - low > 8 {
                     let mid = (low + high) >> 1
                     if ids[mid] < id { low = mid + 1 } else { high = mid }
                 }
-                while low < high {
+                while low < end {
                     if ids[low] >= id { return ids[low] == id ? low : nil }
                     low += 1
                 }
@@ -69,7 +71,7 @@ struct NodeIDIndex {
                     let mid = (low + high) >> 1
                     if ids[Int(order[mid])] < id { low = mid + 1 } else { high = mid }
                 }
-                return low < Int(starts[Int(page) + 1]) && ids[Int(order[low])] == id ? Int(order[low]) : nil
+                return low < end && ids[Int(order[low])] == id ? Int(order[low]) : nil
             }
         }
     }
