@@ -14,7 +14,9 @@ final class OSMCollector: OSMElementHandler {
     @exclusivity(unchecked) var nodesSorted = true
     /// The id look-up over the node arrays (`nodePosition(of:)`), built at the first look-up, rebuilt when nodes were
     /// added since (all of them come before the ways in PBF and sorted XML, so once) or reordered (`nodesReordered`).
-    @exclusivity(unchecked) private var nodeLookup: NodeIDIndex? = nil
+    @exclusivity(unchecked) private var nodeLookup: IDIndex? = nil
+    /// Where the last look-up found its node, whose successor is tried first.
+    @exclusivity(unchecked) private var lastNodePosition = -1
 
     /// Nodes carrying a barrier or a blocking tag: id and flags (bit p: closed to profile p; bit 7: has a barrier tag).
     @exclusivity(unchecked) var specialNodeIDs: [Int64] = []
@@ -54,8 +56,15 @@ final class OSMCollector: OSMElementHandler {
         let usable = nodeLookup.map { $0.count == count || ($0.sorted && nodesSorted && $0.count < count && count - $0.count <= $0.count) } ?? false
         if !usable { buildNodeLookup() }
         return nodeIDs.withUnsafeBufferPointer { ids in
+            // A way's next node is mostly the node read after its last one (drawn together).
+            let next = lastNodePosition + 1
+            if nodesSorted, next < count, ids[next] == id { lastNodePosition = next; return next }
             let lookup = nodeLookup!
-            if lookup.count == count || id <= ids[lookup.count - 1] { return lookup.position(of: id, in: ids) }
+            if lookup.count == count || id <= ids[lookup.count - 1] {
+                let found = lookup.position(of: id, in: ids)
+                if let found { lastNodePosition = found }
+                return found
+            }
             var low = lookup.count, high = count
             while low < high {
                 let mid = (low + high) >> 1
@@ -70,7 +79,7 @@ final class OSMCollector: OSMElementHandler {
 
     private func buildNodeLookup() {
         nodeLookup = nil  // released before the new one is built
-        nodeLookup = nodeIDs.withUnsafeBufferPointer { NodeIDIndex(ids: $0, sorted: nodesSorted) }
+        nodeLookup = nodeIDs.withUnsafeBufferPointer { IDIndex(ids: $0, sorted: nodesSorted) }
     }
 
     private func intern(_ text: String?) -> UInt32 {

@@ -1,15 +1,14 @@
 import OSM
 
 /// The category keys of `PlaceCollector` (`keyRanks`) in a small open-addressing table looked up by a key's length
-/// and first and last bytes: a key that is not a category key is mostly refused without comparing strings, and
-/// none is hashed, which matters because every tag of every element of the input is looked up.
+/// and first byte: a key that is not a category key is mostly refused without comparing strings, and none is hashed,
+/// which matters because every tag of every element of the input is looked up.
 struct CategoryKeyTable {
     /// A category key and how a tag with it ranks.
     struct Entry {
         let key: String
         let length: Int
         let first: UInt8
-        let last: UInt8
         /// The key's rank in `keyRanks` (below 100: it can make a place of its own).
         let rank: Int
         /// Its rank when it does not (100 + its place among the fallback keys, 150 when it is not one).
@@ -37,7 +36,7 @@ struct CategoryKeyTable {
         var entries: [Entry] = []
         for key in ranks.keys.sorted() {
             let utf8 = Array(key.utf8)
-            entries.append(Entry(key: key, length: utf8.count, first: utf8.first ?? 0, last: utf8.last ?? 0, rank: ranks[key]!,
+            entries.append(Entry(key: key, length: utf8.count, first: utf8.first ?? 0, rank: ranks[key]!,
                                  fallbackRank: 100 + (fallbackKeys.firstIndex(of: key) ?? 50),
                                  ownValues: ownValues[key].map { $0.sorted() }, isHighway: key == "highway"))
         }
@@ -45,7 +44,7 @@ struct CategoryKeyTable {
         while size < 2 * entries.count { size *= 2 }
         var slots = [Int16](repeating: -1, count: size)
         for (number, entry) in entries.enumerated() {
-            var slot = Self.slot(length: entry.length, first: entry.first, last: entry.last, size: size)
+            var slot = Self.slot(length: entry.length, first: entry.first, size: size)
             while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
             slots[slot] = Int16(number)
         }
@@ -54,21 +53,20 @@ struct CategoryKeyTable {
     }
 
     @inline(__always)
-    private static func slot(length: Int, first: UInt8, last: UInt8, size: Int) -> Int {
-        (length &* 31 &+ Int(first) &* 7 &+ Int(last)) & (size - 1)
+    private static func slot(length: Int, first: UInt8, size: Int) -> Int {
+        (length &* 7 &+ Int(first)) & (size - 1)
     }
 
     /// The entry of `key` (whose UTF-8 length and first byte the caller has), nil when it is not a category key.
     @inline(__always)
     func entry(_ key: String, length: Int, first: UInt8) -> Entry? {
-        guard let last = key.utf8.last else { return nil }
         let size = slots.count
-        var slot = Self.slot(length: length, first: first, last: last, size: size)
+        var slot = Self.slot(length: length, first: first, size: size)
         while true {
             let number = Int(slots[slot])
             if number < 0 { return nil }
             let entry = entries[number]
-            if entry.length == length, entry.first == first, entry.last == last, entry.key == key { return entry }
+            if entry.length == length, entry.first == first, entry.key == key { return entry }
             slot = (slot + 1) & (size - 1)
         }
     }

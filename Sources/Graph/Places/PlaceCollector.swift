@@ -20,8 +20,11 @@ public final class PlaceCollector {
     @exclusivity(unchecked) private var wayMeansSorted = true
     /// The collector's routable ways in id order (empty: they are in id order already), built at the first relation.
     @exclusivity(unchecked) private var roadOrder: [Int]? = nil
-    /// The ids of those ways in that order (contiguous, for the binary search).
+    /// The ids of those ways in that order (contiguous, for the look-up).
     @exclusivity(unchecked) private var roadIDs: [Int64] = []
+    /// Id look-ups over `wayMeanIDs` and `roadIDs` (sorted), built at the first relation.
+    @exclusivity(unchecked) private var wayMeanLookup: IDIndex? = nil
+    @exclusivity(unchecked) private var roadLookup: IDIndex? = nil
 
     /// Places left out because no position could be found (all their nodes or members absent from the extract),
     /// and how many of them had a name.
@@ -85,7 +88,7 @@ public final class PlaceCollector {
     static func describe(_ tags: [OSMTag], type: PlaceSource, id: Int64, hasHighway: inout Bool) -> CollectedPlace? {
         guard !tags.isEmpty else { return nil }
         var name = "", houseNumber: String? = nil, street: String? = nil, place: String? = nil, postcode: String? = nil, city: String? = nil
-        var hasAddress = false, mayHaveOtherNames = false
+        var hasAddress = false
         var category = CategoryChoice()
         for (i, tag) in tags.enumerated() {
             let key = tag.key, utf8 = key.utf8
@@ -103,25 +106,26 @@ public final class PlaceCollector {
                 }
             } else if length == 4, first == UInt8(ascii: "n"), key == "name" {
                 if name.isEmpty { name = tag.value }
-            } else if length >= 5, (utf8.last == UInt8(ascii: "e") && key.hasSuffix("_name")) || (first == UInt8(ascii: "n") && key.hasPrefix("name:")) {
-                mayHaveOtherNames = true
             } else if let entry = categoryKeys.entry(key, length: length, first: first) {
                 if entry.isHighway { hasHighway = true }
                 category.consider(entry, value: tag.value, at: i)
             }
         }
         guard !name.isEmpty || hasAddress || category.own else { return nil }
-        // Other names: alternative, official, short and old names and the language variants, each once.
+        // Other names: alternative, official, short and old names and the language variants, each once (looked for
+        // only now, for places: keys are compared only when their first letter may start one).
         var others: [String] = []
-        if mayHaveOtherNames {
-            for tag in tags {
-                let key = tag.key
-                guard key == "alt_name" || key == "official_name" || key == "short_name" || key == "old_name" || key == "loc_name"
-                        || isNameVariant(key) else { continue }
-                for value in tag.value.split(separator: ";") {
-                    let trimmed = String(value).trimmingSpaces
-                    if !trimmed.isEmpty, trimmed != name, !others.contains(trimmed) { others.append(trimmed) }
-                }
+        for tag in tags {
+            let key = tag.key
+            switch key.utf8.first {
+            case UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "s"), UInt8(ascii: "l"), UInt8(ascii: "n"): break
+            default: continue
+            }
+            guard key == "alt_name" || key == "official_name" || key == "short_name" || key == "old_name" || key == "loc_name"
+                    || isNameVariant(key) else { continue }
+            for value in tag.value.split(separator: ";") {
+                let trimmed = String(value).trimmingSpaces
+                if !trimmed.isEmpty, trimmed != name, !others.contains(trimmed) { others.append(trimmed) }
             }
         }
         let (key, value) = category.tag.map { (tags[$0].key, tags[$0].value) } ?? (hasAddress ? ("addr", "address") : ("", "other"))
@@ -195,7 +199,7 @@ public final class PlaceCollector {
             case .node where member.role == "label" || (member.role == "admin_centre" && labelNode == nil):
                 if let index = collector.nodePosition(of: member.ref) { labelNode = index }
             case .way:
-                if let index = binarySearch(wayMeanIDs, member.ref) {
+                if let index = Self.position(of: member.ref, in: wayMeanIDs, lookup: &wayMeanLookup) {
                     let mean = wayMeans[index], weight = Int(mean.count)
                     latitudeSum += Int(mean.latitude) * weight; longitudeSum += Int(mean.longitude) * weight; count += weight
                 } else if let point = roadPoint(member.ref, collector: collector) {
@@ -224,7 +228,7 @@ public final class PlaceCollector {
                 : ways.indices.sorted { ways[$0].id < ways[$1].id }
             roadIDs = roadOrder!.isEmpty ? ways.map(\.id) : roadOrder!.map { ways[$0].id }
         }
-        guard let position = binarySearch(roadIDs, id) else { return nil }
+        guard let position = Self.position(of: id, in: roadIDs, lookup: &roadLookup) else { return nil }
         let way = ways[roadOrder!.isEmpty ? position : roadOrder![position]]
         let middle = collector.wayNodeIDs[way.firstNode + Int(way.nodeCount) / 2]
         guard let node = collector.nodePosition(of: middle) else { return nil }
@@ -243,7 +247,7 @@ public final class PlaceCollector {
 
     /// Releases the memory kept for relations once reading is done.
     public func finishReading() {
-        wayMeanIDs = []; wayMeans = []; roadOrder = nil; roadIDs = []
+        wayMeanIDs = []; wayMeans = []; roadOrder = nil; roadIDs = []; wayMeanLookup = nil; roadLookup = nil
     }
 
     private func sortWayMeans() {
@@ -251,16 +255,14 @@ public final class PlaceCollector {
         wayMeanIDs = order.map { wayMeanIDs[$0] }
         wayMeans = order.map { wayMeans[$0] }
         wayMeansSorted = true
+        wayMeanLookup = nil
     }
 
-    private func binarySearch(_ array: [Int64], _ id: Int64) -> Int? {
-        array.withUnsafeBufferPointer { ids in
-            var low = 0, high = ids.count
-            while low < high {
-                let mid = (low + high) / 2
-                if ids[mid] < id { low = mid + 1 } else { high = mid }
-            }
-            return low < ids.count && ids[low] == id ? low : nil
+    /// The first position of `id` in the sorted `ids`, through `lookup` (built again when `ids` has grown).
+    private static func position(of id: Int64, in ids: [Int64], lookup: inout IDIndex?) -> Int? {
+        ids.withUnsafeBufferPointer { ids in
+            if lookup?.count != ids.count { lookup = nil; lookup = IDIndex(ids: ids, sorted: true) }
+            return lookup!.position(of: id, in: ids)
         }
     }
 }

@@ -1,20 +1,20 @@
-/// Where a node id is in the collector's node arrays, in about one step: the ids' range is cut into pages of
-/// 2^shift ids, and a directory holds where each page's nodes start (in id order), so a look-up searches only the
-/// few nodes of its page instead of all of them.
+/// Where an OSM id is in an array of ids (the collector's nodes, the place collector's ways), in about one step:
+/// the ids' range is cut into pages of 2^shift ids, and a directory holds where each page's ids start (in id order),
+/// so a look-up searches only the few ids of its page instead of all of them.
 ///
-/// Memory is bounded whatever the ids: the directory has fewer entries than max(nodes, 1024) + 2 (4 bytes each) —
-/// sparse ids over a wide range make the pages wider, not the directory larger; a page holding many nodes is
-/// binary-searched. Nodes not in id order are looked up through their positions sorted by id (4 more bytes a node).
-struct NodeIDIndex {
-    /// How many nodes (the first of the arrays) the index covers.
+/// Memory is bounded whatever the ids: the directory has fewer entries than max(ids, 1024) + 2 (4 bytes each) —
+/// sparse ids over a wide range make the pages wider, not the directory larger; a page holding many ids is
+/// binary-searched. Ids not in increasing order are looked up through their positions sorted by id (4 more bytes an id).
+struct IDIndex {
+    /// How many ids (the first of the array) the index covers.
     let count: Int
     /// Whether the covered ids are in increasing order (then there is no `order`).
     let sorted: Bool
     private let minID: Int64
     private let shift: UInt64
-    /// Positions (in id order) where page p's nodes start, for p = 0…pages; the last entry is `count`.
+    /// Positions (in id order) where page p's ids start, for p = 0…pages; the last entry is `count`.
     private let pageStart: [UInt32]
-    /// When the ids are not sorted: node positions in id order, duplicates in file order.
+    /// When the ids are not sorted: their positions in id order, duplicates in array order.
     private let order: [Int32]
 
     /// The index of `ids` (`sorted`: in increasing order).
@@ -44,8 +44,8 @@ struct NodeIDIndex {
         pageStart = starts
     }
 
-    /// The position in the node arrays of node `id` (the first of duplicate ids, in file order), nil when it is not
-    /// among the covered nodes; `ids` are the arrays' ids, the ones the index was built from.
+    /// The position of `id` in `ids` (the first of duplicates), nil when it is not among the covered ids; `ids` is
+    /// the array the index was built from.
     @inline(__always)
     func position(of id: Int64, in ids: UnsafeBufferPointer<Int64>) -> Int? {
         guard id >= minID, count > 0 else { return nil }

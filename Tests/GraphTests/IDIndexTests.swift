@@ -3,14 +3,14 @@ import OSM
 @testable import Graph
 import TestSupport
 
-/// The node id look-up (`NodeIDIndex`, `OSMCollector.nodePosition(of:)`) against a plain search, on dense, sparse,
+/// The node id look-up (`IDIndex`, `OSMCollector.nodePosition(of:)`) against a plain search, on dense, sparse,
 /// clustered, negative and unsorted ids, with ids present and absent.
-final class NodeIDIndexTests: XCTestCase {
+final class IDIndexTests: XCTestCase {
     /// The position a plain scan gives: the first node with `id` in id order (the first in the file among duplicates).
     private func expected(_ id: Int64, in ids: [Int64]) -> Int? { ids.firstIndex(of: id) }
 
     private func check(_ ids: [Int64], sorted: Bool, queries: [Int64], file: StaticString = #filePath, line: UInt = #line) {
-        let index = ids.withUnsafeBufferPointer { NodeIDIndex(ids: $0, sorted: sorted) }
+        let index = ids.withUnsafeBufferPointer { IDIndex(ids: $0, sorted: sorted) }
         ids.withUnsafeBufferPointer { buffer in
             for id in queries {
                 XCTAssertEqual(index.position(of: id, in: buffer), expected(id, in: ids), "id \(id)", file: file, line: line)
