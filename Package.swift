@@ -67,7 +67,7 @@ let package = Package(
         // Benchmark: the cost of checking a graph file before use (checksums, structural checks) against opening it unchecked (Tools/bench-open).
         .executableTarget(name: "open-benchmark", dependencies: ["Routing", "Graph"], path: "Tools/OpenBenchmark"),
         // Benchmark: place search latency on real names (whole, beginnings, typos) and the index's share of the import (Tools/bench-places).
-        .executableTarget(name: "places-benchmark", dependencies: ["Graph"], path: "Tools/PlacesBenchmark"),
+        .executableTarget(name: "places-benchmark", dependencies: ["Graph", "Routing"], path: "Tools/PlacesBenchmark"),
 
         // What every test target shares: the drawn-map helper (ASCII-art OSM maps imported into graphs), samples of
         // Data/ imported once per test process, package paths, and a writer of honest or hostile zip archives.

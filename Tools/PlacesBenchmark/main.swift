@@ -2,11 +2,14 @@
 // (interleaved, medians of process CPU time, so other work on the shared machine does not count), the index build
 // alone (thread CPU time), and search latency over queries made from the extract's own names:
 // whole names, beginnings, and names with one typo, each with and without a point to rank by distance.
+// The place index's cost is given against two imports without it: the roads alone (no landmarks, no hierarchies:
+// where the index weighs most) and the default one `wayfinder import` runs (landmarks and contraction hierarchies).
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
 import Graph
+import Routing
 
 /// Seconds on the monotonic clock.
 func now() -> Double { clock(CLOCK_MONOTONIC) }
@@ -64,12 +67,12 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plac
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
 
-print("| input | places | tokens | import, CPU (no places) | collecting, CPU | index build, CPU | (collecting + build) ÷ import | import with places, CPU | query kind | p50 | p90 | found in top 10 |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
+print("| input | places | tokens | import, CPU (no places) | collecting, CPU | index build, CPU | (collecting + build) ÷ import | import with places, CPU | default import, CPU (no places) | (collecting + build) ÷ default import | query kind | p50 | p90 | found in top 10 |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
 for input in inputs {
     let name = URL(fileURLWithPath: input).lastPathComponent
     let output = folder.appendingPathComponent(name + ".wfg").path
-    var plain: [Double] = [], collecting: [Double] = [], withPlaces: [Double] = [], builds: [Double] = []
+    var plain: [Double] = [], collecting: [Double] = [], withPlaces: [Double] = [], builds: [Double] = [], full: [Double] = []
     let buildSeconds = UnsafeMutablePointer<Double>.allocate(capacity: 1)
     for _ in 0..<runs {
         var importer = GraphImporter()
@@ -82,6 +85,12 @@ for input in inputs {
         start = processCPU()
         _ = try importer.run(input: input, output: output)
         collecting.append(processCPU() - start)
+        // The default import (`wayfinder import` without places): landmarks and contraction hierarchies.
+        var standard = GraphImporter()
+        standard.extensions = [HierarchyExtension()]
+        start = processCPU()
+        _ = try standard.run(input: input, output: output)
+        full.append(processCPU() - start)
         let collector = PlaceCollector()
         importer.places = collector
         importer.extensions = [TimedExtension(inner: PlaceIndexExtension(collector: collector), seconds: buildSeconds)]
@@ -138,13 +147,15 @@ for input in inputs {
     }
     let all = latencies.values.flatMap { $0 }
     let plainMedian = median(plain), collectMedian = median(collecting), placesMedian = median(withPlaces), buildMedian = median(builds)
+    let fullMedian = median(full)
     func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
     let collectCost = collectMedian - plainMedian
     let head = "| \(name) | \(index.count) | \(index.tokenCount) | \(String(format: "%.3f s", plainMedian)) | \(String(format: "%+.1f ms", collectCost * 1000)) | "
         + "\(ms(buildMedian)) | \(String(format: "%.1f %%", (collectCost + buildMedian) / plainMedian * 100)) | \(String(format: "%.3f s (%+.1f %%)", placesMedian, (placesMedian / plainMedian - 1) * 100))"
+        + " | \(String(format: "%.3f s", fullMedian)) | \(String(format: "%.1f %%", (collectCost + buildMedian) / fullMedian * 100))"
     print(head + " | all | \(ms(percentile(all, 0.5))) | \(ms(percentile(all, 0.9))) | \(found.values.reduce(0, +)) / \(asked.values.reduce(0, +)) |")
     for kind in latencies.keys.sorted() {
         let values = latencies[kind]!
-        print("| | | | | | | | | \(kind) | \(ms(percentile(values, 0.5))) | \(ms(percentile(values, 0.9))) | \(found[kind, default: 0]) / \(asked[kind]!) |")
+        print("| | | | | | | | | | | \(kind) | \(ms(percentile(values, 0.5))) | \(ms(percentile(values, 0.9))) | \(found[kind, default: 0]) / \(asked[kind]!) |")
     }
 }

@@ -48,6 +48,7 @@ struct GraphBuilder {
         for (id, index) in viaNodeIndices where graphIDs.map[Int(index)] != UInt32.max { viaGraphNodes[id] = graphIDs.map[Int(index)] }
         // Memory is released phase by phase: node ids are no longer needed.
         collector.nodeIDs = []
+        collector.nodesReordered()
         graphIDs.nodes = []
         buildStrings(ways: ways, into: &graph)
 
@@ -105,6 +106,7 @@ struct GraphBuilder {
     private mutating func sortNodes() {
         let c = collector
         if c.nodesSorted { return }
+        c.nodesReordered()  // the look-up over the file's order is released first
         var order = [Int32](0..<Int32(c.nodeIDs.count))
         c.nodeIDs.withUnsafeBufferPointer { ids in
             order.sort { a, b in
@@ -123,17 +125,9 @@ struct GraphBuilder {
         c.nodesSorted = true
     }
 
-    /// The position of node `id` in the sorted node arrays.
-    private func nodeIndex(of id: Int64) -> Int? {
-        collector.nodeIDs.withUnsafeBufferPointer { ids in
-            var low = 0, high = ids.count
-            while low < high {
-                let mid = (low + high) >> 1
-                if ids[mid] < id { low = mid + 1 } else { high = mid }
-            }
-            return low < ids.count && ids[low] == id ? low : nil
-        }
-    }
+    /// The position of node `id` in the sorted node arrays (the collector's id look-up, which the place collector
+    /// built while reading when it gathers places).
+    private func nodeIndex(of id: Int64) -> Int? { collector.nodePosition(of: id) }
 
     // MARK: Ways
 

@@ -12,6 +12,11 @@ final class OSMCollector: OSMElementHandler {
     @exclusivity(unchecked) var nodeLatitudes: [Int32] = []
     @exclusivity(unchecked) var nodeLongitudes: [Int32] = []
     @exclusivity(unchecked) var nodesSorted = true
+    /// The id look-up over the node arrays (`nodePosition(of:)`), built at the first look-up, rebuilt when nodes were
+    /// added since (all of them come before the ways in PBF and sorted XML, so once) or reordered (`nodesReordered`).
+    @exclusivity(unchecked) private var nodeLookup: IDIndex? = nil
+    /// Where the last look-up found its node, whose successor is tried first.
+    @exclusivity(unchecked) private var lastNodePosition = -1
 
     /// Nodes carrying a barrier or a blocking tag: id and flags (bit p: closed to profile p; bit 7: has a barrier tag).
     @exclusivity(unchecked) var specialNodeIDs: [Int64] = []
@@ -39,6 +44,42 @@ final class OSMCollector: OSMElementHandler {
     init(profiles: [TravelProfile]) {
         evaluators = profiles.map(ProfileEvaluator.init)
         statistics.profiles = profiles.map { ImportStatistics.ProfileFigures(name: $0.name) }
+    }
+
+    /// The position of node `id` in the node arrays (the first of duplicate ids), nil when it has not been read.
+    /// Shared by the graph builder and the place collector.
+    /// Nodes read after the look-up was built (ids in order, interleaved with ways) are binary-searched until they
+    /// are as many as those it covers, then it is rebuilt: linear in all.
+    @inline(__always)
+    func nodePosition(of id: Int64) -> Int? {
+        let count = nodeIDs.count
+        let usable = nodeLookup.map { $0.count == count || ($0.sorted && nodesSorted && $0.count < count && count - $0.count <= $0.count) } ?? false
+        if !usable { buildNodeLookup() }
+        return nodeIDs.withUnsafeBufferPointer { ids in
+            // A way's next node is mostly the node read after its last one (drawn together).
+            let next = lastNodePosition + 1
+            if nodesSorted, next < count, ids[next] == id { lastNodePosition = next; return next }
+            let lookup = nodeLookup!
+            if lookup.count == count || id <= ids[lookup.count - 1] {
+                let found = lookup.position(of: id, in: ids)
+                if let found { lastNodePosition = found }
+                return found
+            }
+            var low = lookup.count, high = count
+            while low < high {
+                let mid = (low + high) >> 1
+                if ids[mid] < id { low = mid + 1 } else { high = mid }
+            }
+            return low < count && ids[low] == id ? low : nil
+        }
+    }
+
+    /// Drops the id look-up: the node arrays were reordered or released.
+    func nodesReordered() { nodeLookup = nil }
+
+    private func buildNodeLookup() {
+        nodeLookup = nil  // released before the new one is built
+        nodeLookup = nodeIDs.withUnsafeBufferPointer { IDIndex(ids: $0, sorted: nodesSorted) }
     }
 
     private func intern(_ text: String?) -> UInt32 {

@@ -9,7 +9,7 @@ import OSM
 /// relation's is its `label` or `admin_centre` node, else the mean of its member ways' nodes (weighted by their node
 /// counts; a road member, whose nodes the collector keeps, counts as its middle node). For that, the mean of every
 /// way without a `highway` tag is kept (20 bytes a way) until the relations are read. Nodes are found in the collector's node
-/// arrays (a binary search; an order is sorted once if the file's nodes are not in id order).
+/// arrays through its id look-up (`OSMCollector.nodePosition(of:)`, shared with the graph builder).
 public final class PlaceCollector {
     /// The places collected so far, in the order met.
     @exclusivity(unchecked) public private(set) var places: [CollectedPlace] = []
@@ -18,14 +18,13 @@ public final class PlaceCollector {
     @exclusivity(unchecked) private var wayMeanIDs: [Int64] = []
     @exclusivity(unchecked) private var wayMeans: [WayMean] = []
     @exclusivity(unchecked) private var wayMeansSorted = true
-    /// When the collector's node ids are not sorted: node indices in id order (built at the first way).
-    @exclusivity(unchecked) private var nodeOrder: [Int32]? = nil
     /// The collector's routable ways in id order (empty: they are in id order already), built at the first relation.
     @exclusivity(unchecked) private var roadOrder: [Int]? = nil
-    /// The ids of those ways in that order (contiguous, for the binary search).
+    /// The ids of those ways in that order (contiguous, for the look-up).
     @exclusivity(unchecked) private var roadIDs: [Int64] = []
-    /// Where the last node look-up found its node (in id order), where the next one starts.
-    @exclusivity(unchecked) private var nodeHint = 0
+    /// Id look-ups over `wayMeanIDs` and `roadIDs` (sorted), built at the first relation.
+    @exclusivity(unchecked) private var wayMeanLookup: IDIndex? = nil
+    @exclusivity(unchecked) private var roadLookup: IDIndex? = nil
 
     /// Places left out because no position could be found (all their nodes or members absent from the extract),
     /// and how many of them had a name.
@@ -54,25 +53,18 @@ public final class PlaceCollector {
     /// Keys that make a place of their own only for some values (`highway=bus_stop`, `railway=station`…).
     static let ownValues: [String: Set<String>] = ["highway": ["bus_stop"], "railway": ["station", "halt", "tram_stop"]]
 
-    /// The category of `tags` and whether it makes the element a place of its own (without name or address):
-    /// one look-up per tag.
+    /// The category of `tags` and whether it makes the element a place of its own (without name or address): the
+    /// tag whose key ranks first (`keyRanks`; `highway` and `railway` rank as fallbacks unless their value is in
+    /// `ownValues`), the first of equal ranks.
     static func category(of tags: [OSMTag]) -> (key: String, value: String, placeByItself: Bool)? {
-        var best: (rank: Int, tag: Int, own: Bool)? = nil
-        for (i, tag) in tags.enumerated() {
-            // No category key has a colon: `addr:street`, `name:de`, `building:levels` skip the hash look-up.
-            guard !tag.key.utf8.contains(UInt8(ascii: ":")), var rank = keyRanks[tag.key] else { continue }
-            var own = rank < 100
-            if own, let values = ownValues[tag.key], !values.contains(tag.value) {
-                // `highway=residential`, `railway=rail`: a fallback category only.
-                own = false
-                rank = 100 + (fallbackKeys.firstIndex(of: tag.key) ?? 50)
-            } else if !own {
-                rank = 100 + (fallbackKeys.firstIndex(of: tag.key) ?? 50)
-            }
-            if best == nil || rank < best!.rank { best = (rank, i, own) }
-        }
-        return best.map { (tags[$0.tag].key, tags[$0.tag].value, $0.own) }
+        var best = CategoryChoice()
+        for (i, tag) in tags.enumerated() { best.consider(tag, at: i) }
+        return best.tag.map { (tags[$0].key, tags[$0].value, best.own) }
     }
+
+    /// The category keys in a small table looked up by a key's length and first and last bytes (no string hashing,
+    /// and a string comparison only for a key of a category key's shape): `describe` meets every tag of the input.
+    static let categoryKeys = CategoryKeyTable(ranks: keyRanks, fallbackKeys: fallbackKeys, ownValues: ownValues)
 
     /// Whether `key` is a language variant of the name (`name:de`, `name:zh-Hans`, `name:be-tarask`).
     static func isNameVariant(_ key: String) -> Bool {
@@ -85,15 +77,24 @@ public final class PlaceCollector {
         return letters >= 2
     }
 
-    /// The place `tags` describe, without its position; nil when the element is not a place. One pass over the tags
-    /// finds the name and the address (`addr:*` keys are compared only after their common prefix), then the category.
+    /// The place `tags` describe, without its position; nil when the element is not a place.
     static func describe(_ tags: [OSMTag], type: PlaceSource, id: Int64) -> CollectedPlace? {
+        var hasHighway = false
+        return describe(tags, type: type, id: id, hasHighway: &hasHighway)
+    }
+
+    /// `describe`, also saying whether a tag's key is `highway`. One pass over the tags finds the name, the address
+    /// and the category; each key's length and first byte are looked at before any comparison of strings.
+    static func describe(_ tags: [OSMTag], type: PlaceSource, id: Int64, hasHighway: inout Bool) -> CollectedPlace? {
         guard !tags.isEmpty else { return nil }
         var name = "", houseNumber: String? = nil, street: String? = nil, place: String? = nil, postcode: String? = nil, city: String? = nil
-        var hasAddress = false, mayHaveOtherNames = false
-        for tag in tags {
-            let key = tag.key
-            if key.utf8.first == UInt8(ascii: "a"), key.hasPrefix("addr:") {
+        var hasAddress = false
+        var category = CategoryChoice()
+        for (i, tag) in tags.enumerated() {
+            let key = tag.key, utf8 = key.utf8
+            let length = utf8.count
+            guard let first = utf8.first else { continue }
+            if first == UInt8(ascii: "a"), length >= 5, key.hasPrefix("addr:") {
                 hasAddress = true
                 switch key {
                 case "addr:housenumber": if houseNumber == nil { houseNumber = tag.value }
@@ -103,28 +104,31 @@ public final class PlaceCollector {
                 case "addr:city": if city == nil { city = tag.value }
                 default: break
                 }
-            } else if key == "name" {
+            } else if length == 4, first == UInt8(ascii: "n"), key == "name" {
                 if name.isEmpty { name = tag.value }
-            } else if key.hasSuffix("_name") || key.hasPrefix("name:") {
-                mayHaveOtherNames = true
+            } else if let entry = categoryKeys.entry(key, length: length, first: first) {
+                if entry.isHighway { hasHighway = true }
+                category.consider(entry, value: tag.value, at: i)
             }
         }
-        let category = category(of: tags)
-        guard !name.isEmpty || hasAddress || category?.placeByItself == true else { return nil }
-        // Other names: alternative, official, short and old names and the language variants, each once.
+        guard !name.isEmpty || hasAddress || category.own else { return nil }
+        // Other names: alternative, official, short and old names and the language variants, each once (looked for
+        // only now, for places: keys are compared only when their first letter may start one).
         var others: [String] = []
-        if mayHaveOtherNames {
-            for tag in tags {
-                let key = tag.key
-                guard key == "alt_name" || key == "official_name" || key == "short_name" || key == "old_name" || key == "loc_name"
-                        || isNameVariant(key) else { continue }
-                for value in tag.value.split(separator: ";") {
-                    let trimmed = String(value).trimmingSpaces
-                    if !trimmed.isEmpty, trimmed != name, !others.contains(trimmed) { others.append(trimmed) }
-                }
+        for tag in tags {
+            let key = tag.key
+            switch key.utf8.first {
+            case UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "s"), UInt8(ascii: "l"), UInt8(ascii: "n"): break
+            default: continue
+            }
+            guard key == "alt_name" || key == "official_name" || key == "short_name" || key == "old_name" || key == "loc_name"
+                    || isNameVariant(key) else { continue }
+            for value in tag.value.split(separator: ";") {
+                let trimmed = String(value).trimmingSpaces
+                if !trimmed.isEmpty, trimmed != name, !others.contains(trimmed) { others.append(trimmed) }
             }
         }
-        let (key, value) = category.map { ($0.key, $0.value) } ?? (hasAddress ? ("addr", "address") : ("", "other"))
+        let (key, value) = category.tag.map { (tags[$0].key, tags[$0].value) } ?? (hasAddress ? ("addr", "address") : ("", "other"))
         return CollectedPlace(
             source: type, osmID: id, latitudeE7: 0, longitudeE7: 0, name: name, otherNames: others,
             categoryKey: key, categoryValue: value,
@@ -142,17 +146,25 @@ public final class PlaceCollector {
 
     /// Called by the collector for every way; `collector` holds the node positions read so far.
     func collect(way: OSMWay, collector: OSMCollector) {
-        let place = Self.describe(way.tags, type: .way, id: way.id)
+        var hasHighway = false
+        let place = Self.describe(way.tags, type: .way, id: way.id, hasHighway: &hasHighway)
         // Roads keep no mean: the collector keeps their nodes anyway (see `roadPoint`), and they are most of the
         // node references, whose look-ups the mean would cost.
-        let keepMean = way.tags["highway"] == nil
+        let keepMean = !hasHighway
         guard place != nil || keepMean, !way.nodeIDs.isEmpty else { return }
         var ids = way.nodeIDs[...]
         let closed = ids.count > 2 && ids.first == ids.last
         if closed { ids = ids.dropLast() }
+        // A named road (or any open way that keeps no mean) is placed at its middle node: one look-up, not one a node.
+        let middle = place == nil || closed ? nil : collector.nodePosition(of: ids[ids.startIndex + ids.count / 2])
+        if !keepMean, var place, let middle {
+            place.latitudeE7 = collector.nodeLatitudes[middle]; place.longitudeE7 = collector.nodeLongitudes[middle]
+            places.append(place)
+            return
+        }
         var latitudeSum = 0, longitudeSum = 0, found = 0
         for id in ids {
-            if let index = nodeIndex(of: id, in: collector) {
+            if let index = collector.nodePosition(of: id) {
                 latitudeSum += Int(collector.nodeLatitudes[index]); longitudeSum += Int(collector.nodeLongitudes[index]); found += 1
             }
         }
@@ -164,7 +176,7 @@ public final class PlaceCollector {
             wayMeans.append(mean)
         }
         guard var place else { return }
-        if !closed, let middle = nodeIndex(of: ids[ids.startIndex + ids.count / 2], in: collector) {
+        if let middle {
             place.latitudeE7 = collector.nodeLatitudes[middle]; place.longitudeE7 = collector.nodeLongitudes[middle]
         } else if let mean {
             place.latitudeE7 = mean.latitude; place.longitudeE7 = mean.longitude
@@ -185,9 +197,9 @@ public final class PlaceCollector {
         for member in relation.members {
             switch member.type {
             case .node where member.role == "label" || (member.role == "admin_centre" && labelNode == nil):
-                if let index = nodeIndex(of: member.ref, in: collector) { labelNode = index }
+                if let index = collector.nodePosition(of: member.ref) { labelNode = index }
             case .way:
-                if let index = binarySearch(wayMeanIDs, member.ref) {
+                if let index = Self.position(of: member.ref, in: wayMeanIDs, lookup: &wayMeanLookup) {
                     let mean = wayMeans[index], weight = Int(mean.count)
                     latitudeSum += Int(mean.latitude) * weight; longitudeSum += Int(mean.longitude) * weight; count += weight
                 } else if let point = roadPoint(member.ref, collector: collector) {
@@ -216,10 +228,10 @@ public final class PlaceCollector {
                 : ways.indices.sorted { ways[$0].id < ways[$1].id }
             roadIDs = roadOrder!.isEmpty ? ways.map(\.id) : roadOrder!.map { ways[$0].id }
         }
-        guard let position = binarySearch(roadIDs, id) else { return nil }
+        guard let position = Self.position(of: id, in: roadIDs, lookup: &roadLookup) else { return nil }
         let way = ways[roadOrder!.isEmpty ? position : roadOrder![position]]
         let middle = collector.wayNodeIDs[way.firstNode + Int(way.nodeCount) / 2]
-        guard let node = nodeIndex(of: middle, in: collector) else { return nil }
+        guard let node = collector.nodePosition(of: middle) else { return nil }
         return (collector.nodeLatitudes[node], collector.nodeLongitudes[node])
     }
 
@@ -235,7 +247,7 @@ public final class PlaceCollector {
 
     /// Releases the memory kept for relations once reading is done.
     public func finishReading() {
-        wayMeanIDs = []; wayMeans = []; nodeOrder = nil; roadOrder = nil; roadIDs = []
+        wayMeanIDs = []; wayMeans = []; roadOrder = nil; roadIDs = []; wayMeanLookup = nil; roadLookup = nil
     }
 
     private func sortWayMeans() {
@@ -243,66 +255,14 @@ public final class PlaceCollector {
         wayMeanIDs = order.map { wayMeanIDs[$0] }
         wayMeans = order.map { wayMeans[$0] }
         wayMeansSorted = true
+        wayMeanLookup = nil
     }
 
-    /// The index of node `id` in the collector's arrays, if it was read. A way's nodes mostly have ids next to one
-    /// another (drawn together), so the search looks just after the last node found (`nodeHint`) before it falls
-    /// back to a binary search over every node.
-    private func nodeIndex(of id: Int64, in collector: OSMCollector) -> Int? {
-        if collector.nodesSorted {
-            return collector.nodeIDs.withUnsafeBufferPointer { ids in
-                let position = Self.lowerBound(of: id, from: nodeHint, count: ids.count) { ids[$0] }
-                guard position < ids.count, ids[position] == id else { return nil }
-                nodeHint = position
-                return position
-            }
-        }
-        if nodeOrder == nil || nodeOrder!.count != collector.nodeIDs.count {
-            let ids = collector.nodeIDs
-            nodeOrder = (0..<Int32(ids.count)).sorted { ids[Int($0)] < ids[Int($1)] }
-        }
-        return nodeOrder!.withUnsafeBufferPointer { order in
-            collector.nodeIDs.withUnsafeBufferPointer { ids in
-                let position = Self.lowerBound(of: id, from: nodeHint, count: order.count) { ids[Int(order[$0])] }
-                guard position < order.count, ids[Int(order[position])] == id else { return nil }
-                nodeHint = position
-                return Int(order[position])
-            }
-        }
-    }
-
-    /// The first position in `0..<count` whose key is at least `id` (`count` when none is), for keys in increasing
-    /// order: the few positions after `hint` first (the next node of a way is mostly the next id), then a binary
-    /// search over all.
-    @inline(__always)
-    static func lowerBound(of id: Int64, from hint: Int, count: Int, _ key: (Int) -> Int64) -> Int {
-        guard count > 0 else { return 0 }
-        let h = min(max(hint, 0), count - 1)
-        if key(h) < id {
-            var k = h + 1
-            while k < count && k <= h + 4 {
-                if key(k) >= id { return k }
-                k += 1
-            }
-        } else if h == 0 || key(h - 1) < id {
-            return h
-        }
-        var low = 0, high = count
-        while low < high {
-            let mid = (low + high) / 2
-            if key(mid) < id { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
-
-    private func binarySearch(_ array: [Int64], _ id: Int64) -> Int? {
-        array.withUnsafeBufferPointer { ids in
-            var low = 0, high = ids.count
-            while low < high {
-                let mid = (low + high) / 2
-                if ids[mid] < id { low = mid + 1 } else { high = mid }
-            }
-            return low < ids.count && ids[low] == id ? low : nil
+    /// The first position of `id` in the sorted `ids`, through `lookup` (built again when `ids` has grown).
+    private static func position(of id: Int64, in ids: [Int64], lookup: inout IDIndex?) -> Int? {
+        ids.withUnsafeBufferPointer { ids in
+            if lookup?.count != ids.count { lookup = nil; lookup = IDIndex(ids: ids, sorted: true) }
+            return lookup!.position(of: id, in: ids)
         }
     }
 }
