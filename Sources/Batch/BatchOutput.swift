@@ -1,7 +1,7 @@
 import Foundation
 import Wayfinder
 
-/// Appends rows to the output file: one write(2) per whole row, fsync after every window and at the end.
+/// Appends rows to the output file: whole rows per write(2); the runner fsyncs it every second and at the end.
 public final class RowWriter {
     private let fd: Int32
     /// Opens `path` for appending (emptied first with `truncate`); refuses a path that exists and is not a regular
@@ -14,15 +14,17 @@ public final class RowWriter {
     }
     deinit { close(fd) }
 
-    public func write(_ text: String) throws {
-        var bytes = Array(text.utf8)
+    /// Writes `text` whole (retrying short writes).
+    public func write(_ text: String) throws { try write(Array(text.utf8)) }
+
+    /// Writes `bytes` whole (retrying short writes).
+    public func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 { if errno == EINTR { continue }; throw BatchInputError("write failed: \(String(cString: strerror(errno)))") }
             offset += n
         }
-        bytes.removeAll()
     }
 
     public func sync() { fsync(fd) }

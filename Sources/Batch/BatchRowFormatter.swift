@@ -1,11 +1,16 @@
 import Foundation
 import Wayfinder
 
-/// One row of the output, already formatted.
+/// One row of the output, already formatted: its UTF-8 bytes, line end included.
 public struct BatchRow: Sendable {
     public var id: String
     public var ok: Bool
-    public var text: String
+    public var bytes: [UInt8]
+    /// The row as text.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    public init(id: String, ok: Bool, bytes: [UInt8]) { self.id = id; self.ok = ok; self.bytes = bytes }
+    public init(id: String, ok: Bool, text: String) { self.init(id: id, ok: ok, bytes: Array(text.utf8)) }
 }
 
 /// Formats results as NDJSON or CSV rows, with the names of the route JSON (`expectedTravelTime`, `distance`,
@@ -36,7 +41,7 @@ public struct BatchRowFormatter: Sendable {
             w.key("message"); w.string(message)
             w.key("status"); w.string(status)
             w.endObject()
-            return BatchRow(id: id, ok: false, text: w.text + "\n")
+            return BatchRow(id: id, ok: false, bytes: Self.line(&w))
         case .csv:
             var fields = [id, status, message] + Array(repeating: "", count: columns.count - 3)
             fields.reserveCapacity(columns.count)
@@ -81,8 +86,8 @@ public struct BatchRowFormatter: Sendable {
             if let route {
                 switch options.geometry {
                 case .none: break
-                case .polyline: w.key("geometry"); w.string(PolylineEncoder.encode(route.polyline, precision: 5))
-                case .polyline6: w.key("geometry"); w.string(PolylineEncoder.encode(route.polyline, precision: 6))
+                case .polyline: w.key("geometry"); w.string(utf8: PolylineEncoder.encodedBytes(route.polyline, precision: 5))
+                case .polyline6: w.key("geometry"); w.string(utf8: PolylineEncoder.encodedBytes(route.polyline, precision: 6))
                 case .geojson: w.key("geometry"); w.raw(JSONValue.lineString(route.polyline).encoded())
                 }
             }
@@ -115,7 +120,7 @@ public struct BatchRowFormatter: Sendable {
                 w.key("walkingDistance"); w.numberOrNull(transit.walkingDistance, decimals: 1)
             }
             w.endObject()
-            return BatchRow(id: id, ok: true, text: w.text + "\n")
+            return BatchRow(id: id, ok: true, bytes: Self.line(&w))
         case .csv:
             var fields = [id, "ok", "", Self.number(eta.distance), Self.number(eta.expectedTravelTime),
                           ISO8601.string(eta.expectedDepartureDate, in: eta.timeZone),
@@ -133,6 +138,13 @@ public struct BatchRowFormatter: Sendable {
             }
             return BatchRow(id: id, ok: true, text: CSV.row(fields))
         }
+    }
+
+    /// The writer's document and a line end, as a row's bytes.
+    private static func line(_ w: inout JSONWriter) -> [UInt8] {
+        var bytes = w.takeBytes()
+        bytes.append(0x0A)
+        return bytes
     }
 
     /// Metres or seconds to 0.1, without trailing zeros ("12.3", "75"), as every JSON output writes them.

@@ -68,73 +68,154 @@ public struct BatchSummary: Sendable {
     public var skipped = 0
 }
 
-/// Runs a batch: reads jobs incrementally, routes a bounded window at a time on `threads` threads, writes rows in input order.
+/// Runs a batch: reads jobs incrementally and routes them on `threads` threads while the calling thread writes the
+/// rows in input order as they are done, at most `window` jobs in flight (read, not yet written), so memory does not
+/// grow with the job count and no thread waits for the slowest job of a window.
 public final class BatchRunner {
     /// The map every job is routed on.
     public let map: OfflineMap
     public let options: BatchOptions
     public init(map: OfflineMap, options: BatchOptions) { self.map = map; self.options = options }
 
-    private final class Slots: @unchecked Sendable {
-        let items: [BatchItem]
-        let rows: UnsafeMutablePointer<BatchRow?>
-        private let lock = NSLock()
-        private var nextIndex = 0
-        init(_ items: [BatchItem]) { self.items = items; rows = .allocate(capacity: items.count); rows.initialize(repeating: nil, count: items.count) }
-        deinit { rows.deinitialize(count: items.count); rows.deallocate() }
-        func take() -> Int? { lock.lock(); defer { lock.unlock() }; guard nextIndex < items.count else { return nil }; nextIndex += 1; return nextIndex - 1 }
-    }
+    /// Seconds between two fsyncs of the output while a run goes on (and one at the end): a machine crash loses at
+    /// most the rows of the last second, a killed process none that were written.
+    static let syncInterval = 1.0
 
     /// Runs the jobs of `reader` (of the shard), writing rows to `writer`; `progress` gets the jobs done after each
-    /// window. With `--resume`, `done` holds the ids of the rows already written: they are the first jobs, in order,
-    /// each skipped once (so duplicate ids are each handled once); an id that differs is an error (the output is not
-    /// from this job file), found before any row is written.
+    /// window's worth of rows. With `--resume`, `done` holds the ids of the rows already written: they are the first
+    /// jobs, in order, each skipped once (so duplicate ids are each handled once); an id that differs is an error (the
+    /// output is not from this job file), found before any row is written.
     public func run(reader: JobReader, writer: RowWriter, done: [String] = [], progress: (Int) -> Void) throws -> BatchSummary {
-        let formatter = BatchRowFormatter(options: options)
         let threads = max(1, options.threads)
-        let window = options.window > 0 ? options.window : max(64, threads * 32)
+        let window = options.window > 0 ? options.window : max(256, threads * 64)
         var summary = BatchSummary()
+        let shard = options.shard
+        func nextItem() -> BatchItem? {
+            while let item = reader.next() {
+                if let shard, Shard.shard(of: item.id, count: shard.n) != shard.k { continue }
+                return item
+            }
+            return nil
+        }
+        // The rows already in the output are the first jobs: skip them, checking their ids, before anything is written.
+        while summary.skipped < done.count {
+            guard let item = nextItem() else {
+                throw BatchInputError("--resume: the output has \(done.count) rows but the input only \(summary.skipped) jobs: the output is not from this job file (or this --shard); give another --output")
+            }
+            guard item.id == done[summary.skipped] else {
+                throw BatchInputError("--resume: row \(summary.skipped + 1) of the output is job '\(done[summary.skipped])', but job \(summary.skipped + 1) of the input is '\(item.id)': the output is not from this job file (or this --shard); give another --output")
+            }
+            summary.skipped += 1
+        }
+        guard let first = nextItem() else { writer.sync(); return summary }
+
+        let pipeline = BatchPipeline(window: window, first: first, next: nextItem)
+        let formatter = BatchRowFormatter(options: options)
         let map = self.map
-        while true {
-            var chunk: [BatchItem] = []
-            chunk.reserveCapacity(window)
-            while chunk.count < window, let item = reader.next() {
-                if let shard = options.shard, Shard.shard(of: item.id, count: shard.n) != shard.k { continue }
-                if summary.skipped < done.count {
-                    guard item.id == done[summary.skipped] else {
-                        throw BatchInputError("--resume: row \(summary.skipped + 1) of the output is job '\(done[summary.skipped])', but job \(summary.skipped + 1) of the input is '\(item.id)': the output is not from this job file (or this --shard); give another --output")
-                    }
-                    summary.skipped += 1
-                    continue
-                }
-                chunk.append(item)
-            }
-            if chunk.isEmpty {
-                if summary.skipped < done.count {
-                    throw BatchInputError("--resume: the output has \(done.count) rows but the input only \(summary.skipped) jobs: the output is not from this job file (or this --shard); give another --output")
-                }
-                break
-            }
-            let slots = Slots(chunk)
-            DispatchQueue.concurrentPerform(iterations: min(threads, chunk.count)) { _ in
-                while let i = slots.take() {
+        let workers = DispatchGroup()
+        for _ in 0..<threads {
+            workers.enter()
+            let thread = Thread {
+                defer { workers.leave() }
+                while let (index, item) = pipeline.take() {
                     let row: BatchRow
-                    switch slots.items[i] {
+                    switch item {
                     case let .job(job): row = routeJob(job, map: map, formatter: formatter)
                     case let .bad(id, _, message): row = formatter.failure(id: id, status: "bad_row", message: message)
                     }
-                    slots.rows[i] = row
+                    pipeline.finish(index, row)
                 }
             }
-            for i in 0..<chunk.count {
-                let row = slots.rows[i]!
-                try writer.write(row.text)
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        defer { pipeline.stop(); workers.wait() }
+        var buffer: [UInt8] = []
+        var lastSync = DispatchTime.now().uptimeNanoseconds, lastProgress = 0
+        while let rows = pipeline.nextRows() {
+            buffer.removeAll(keepingCapacity: true)
+            for row in rows {
+                buffer.append(contentsOf: row.bytes)
                 if row.ok { summary.ok += 1 } else { summary.failed += 1 }
             }
-            writer.sync()
-            progress(summary.ok + summary.failed)
+            try writer.write(buffer)
+            let written = summary.ok + summary.failed
+            let now = DispatchTime.now().uptimeNanoseconds
+            if Double(now - lastSync) >= Self.syncInterval * 1e9 { writer.sync(); lastSync = now }
+            if written - lastProgress >= window { progress(written); lastProgress = written }
         }
         writer.sync()
+        if summary.ok + summary.failed != lastProgress { progress(summary.ok + summary.failed) }
         return summary
+    }
+}
+
+/// The jobs of a run between the reader and the writer: workers take the next job (read under a lock, numbered in
+/// input order) when fewer than `window` are in flight, and hand back its row; the writer takes the rows that are
+/// done in input order.
+final class BatchPipeline: @unchecked Sendable {
+    private let window: Int
+    private let condition = NSCondition()
+    private let readLock = NSLock()
+    private let next: () -> BatchItem?
+    /// The first job, read before the workers started.
+    private var first: BatchItem?
+    /// Rows done and not yet written, by input index modulo `window`.
+    private var rows: [BatchRow?]
+    /// Jobs read so far (the next job's index), and rows handed to the writer so far.
+    private var taken = 0, written = 0
+    /// Jobs in the input (known once the reader is at its end), and whether the run was stopped.
+    private var total: Int? = nil
+    private var stopped = false
+
+    init(window: Int, first: BatchItem, next: @escaping () -> BatchItem?) {
+        self.window = window; self.first = first; self.next = next
+        rows = Array(repeating: nil, count: window)
+    }
+
+    /// The next job and its index, once fewer than `window` are in flight; nil at the end of the input or when stopped.
+    func take() -> (Int, BatchItem)? {
+        readLock.lock(); defer { readLock.unlock() }
+        condition.lock()
+        while taken - written >= window && !stopped { condition.wait() }
+        let index = taken, done = stopped || total != nil
+        condition.unlock()
+        if done { return nil }
+        let item: BatchItem?
+        if let first { item = first; self.first = nil } else { item = next() }
+        condition.lock(); defer { condition.unlock() }
+        guard let item else { total = index; condition.broadcast(); return nil }
+        taken = index + 1
+        return (index, item)
+    }
+
+    /// Hands back the row of job `index`.
+    func finish(_ index: Int, _ row: BatchRow) {
+        condition.lock(); defer { condition.unlock() }
+        rows[index % window] = row
+        if index == written { condition.broadcast() }
+    }
+
+    /// The rows done next in input order (one or more, waiting for the first); nil once every row was handed out.
+    func nextRows() -> [BatchRow]? {
+        condition.lock(); defer { condition.unlock() }
+        while rows[written % window] == nil {
+            if let total, written >= total { return nil }
+            if stopped { return nil }
+            condition.wait()
+        }
+        var out: [BatchRow] = []
+        while let row = rows[written % window] {
+            out.append(row)
+            rows[written % window] = nil
+            written += 1
+        }
+        condition.broadcast()
+        return out
+    }
+
+    /// Stops the workers (after the last row, or when writing failed): they take no more jobs.
+    func stop() {
+        condition.lock(); stopped = true; condition.broadcast(); condition.unlock()
     }
 }
