@@ -26,6 +26,7 @@ public struct BatchRowFormatter: Sendable {
                        "legDistances", "legExpectedTravelTimes"]
         if options.geometry != .none { columns.append("geometry") }
         if options.steps { columns.append("steps") }
+        columns.append("places")
         return columns
     }
 
@@ -136,8 +137,15 @@ public struct BatchRowFormatter: Sendable {
                 }
                 if options.steps { fields.append(route.steps.map(\.instructions).joined(separator: " | ")) }
             }
+            fields.append(Self.placesField(places))
             return BatchRow(id: id, ok: true, text: CSV.row(fields))
         }
+    }
+
+    /// The `places` field of a CSV row: each stop given by name as `stop N: NAME → "PLACE" (CATEGORY), LAT,LON`
+    /// (`ResolvedStop.resolutionLine`, N from 1), joined by ` | `; empty when no stop was given by name.
+    static func placesField(_ places: [ResolvedStop]) -> String {
+        places.enumerated().compactMap { i, stop in stop.resolutionLine.map { "stop \(i + 1): \($0)" } }.joined(separator: " | ")
     }
 
     /// The writer's document and a line end, as a row's bytes.

@@ -20,7 +20,7 @@ public struct BatchOptions: Sendable {
     public var maximumSnappingDistance = 1000.0
     /// Only jobs of this shard (k of n, k from 1).
     public var shard: (k: Int, n: Int)? = nil
-    /// Jobs routed together before their rows are written (and the file synced).
+    /// Most jobs in flight: read and not yet written (0: 64 per thread, at least 256).
     public var window = 0
     public init() {}
 }
@@ -40,7 +40,7 @@ public func routeJob(_ job: BatchJob, map: OfflineMap, formatter: BatchRowFormat
             let trip = try directions.calculateTransit()
             let result = trip.routeResult
             return formatter.success(id: job.id, eta: result.eta, route: formatter.needsFullRoute ? result.routes[0] : nil,
-                                     transit: (trip.rides, trip.transfers, trip.walkingDistance))
+                                     transit: (trip.rides, trip.transfers, trip.walkingDistance), places: job.places)
         }
         // Without geometry and steps a row needs only times and distances: the ETA path lays out no route.
         guard formatter.needsFullRoute else { return formatter.success(id: job.id, eta: try directions.calculateETA(), places: job.places) }
