@@ -167,6 +167,8 @@ final class BatchPipeline: @unchecked Sendable {
     /// Jobs in the input (known once the reader is at its end), and whether the run was stopped.
     private var total: Int? = nil
     private var stopped = false
+    /// Threads waiting on `condition`: workers for room in the window, the writer for rows.
+    private var waitingWorkers = 0, writerWaiting = false
 
     init(window: Int, first: BatchItem, next: @escaping () -> BatchItem?) {
         self.window = window; self.first = first; self.next = next
@@ -177,7 +179,7 @@ final class BatchPipeline: @unchecked Sendable {
     func take() -> (Int, BatchItem)? {
         readLock.lock(); defer { readLock.unlock() }
         condition.lock()
-        while taken - written >= window && !stopped { condition.wait() }
+        while taken - written >= window && !stopped { waitingWorkers += 1; condition.wait(); waitingWorkers -= 1 }
         let index = taken, done = stopped || total != nil
         condition.unlock()
         if done { return nil }
@@ -193,24 +195,35 @@ final class BatchPipeline: @unchecked Sendable {
     func finish(_ index: Int, _ row: BatchRow) {
         condition.lock(); defer { condition.unlock() }
         rows[index % window] = row
-        if index == written { condition.broadcast() }
+        if writerWaiting && ready() { condition.broadcast() }
     }
 
-    /// The rows done next in input order (one or more, waiting for the first); nil once every row was handed out.
+    /// Whether the writer has rows to take: a quarter of the window done in order from the next row to write, or
+    /// every row left (once the input's end is known), or the run was stopped.
+    private func ready() -> Bool {
+        if stopped { return true }
+        let wanted = max(1, window / 4)
+        var count = 0
+        while count < wanted, rows[(written + count) % window] != nil { count += 1 }
+        if count == wanted { return true }
+        guard let total else { return false }
+        return written + count >= total
+    }
+
+    /// The rows done next in input order (a quarter of the window, or every row left, waiting for them); nil once
+    /// every row was handed out or when stopped. Fewer, larger writes, and the workers wake the writer less often.
     func nextRows() -> [BatchRow]? {
         condition.lock(); defer { condition.unlock() }
-        while rows[written % window] == nil {
-            if let total, written >= total { return nil }
-            if stopped { return nil }
-            condition.wait()
-        }
+        while !ready() { writerWaiting = true; condition.wait(); writerWaiting = false }
+        if stopped { return nil }
         var out: [BatchRow] = []
         while let row = rows[written % window] {
             out.append(row)
             rows[written % window] = nil
             written += 1
         }
-        condition.broadcast()
+        if out.isEmpty { return nil }
+        if waitingWorkers > 0 { condition.broadcast() }
         return out
     }
 
