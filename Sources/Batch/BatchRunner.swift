@@ -113,7 +113,8 @@ public final class BatchRunner {
         let formatter = BatchRowFormatter(options: options)
         let map = self.map
         let workers = DispatchGroup()
-        for _ in 0..<threads {
+        // No more routing threads than cores (as `concurrentPerform` ran them before): more would only add memory.
+        for _ in 0..<min(threads, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
             workers.enter()
             let thread = Thread {
                 defer { workers.leave() }
