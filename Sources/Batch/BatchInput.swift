@@ -155,6 +155,12 @@ public final class JobReader {
         }
     }
 
+    /// Whether a line holds only white space (what `trimmingCharacters(in: .whitespaces)` would empty), tested
+    /// without building a trimmed copy: a job line stops at its first character.
+    static func isBlank(_ line: String) -> Bool {
+        line.unicodeScalars.allSatisfy { CharacterSet.whitespaces.contains($0) }
+    }
+
     private func nextLine() -> Line? {
         if !pending.isEmpty { return pending.removeFirst() }
         guard let text = lines.next() else { return nil }
@@ -170,7 +176,7 @@ public final class JobReader {
             if let overflow = line.overflow {
                 return .bad(id: "line \(number)", line: number, message: "line \(number): \(overflow) bytes long, longer than a job row may be (\(limits.maxRowBytes) bytes: \(limits.maxStops) stops of up to \(limits.maxNameBytes) bytes; raise --max-stops or --max-name-bytes)")
             }
-            if line.text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            if Self.isBlank(line.text) { continue }
             switch format {
             case .ndjson: return parseJSON(line.text, line: number)
             case .csv:

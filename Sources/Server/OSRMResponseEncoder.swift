@@ -50,26 +50,32 @@ public struct OSRMResponseEncoder: Sendable {
     public func geometry(_ points: [Coordinate]) -> JSONValue {
         switch geometries {
         case "geojson":
-            return .object([("type", .string("LineString")),
-                            ("coordinates", .array(points.map { JSONValue.location(latitude: $0.latitude, longitude: $0.longitude) }))])
-        case "polyline6": return .string(PolylineEncoder.encode(points, precision: 6))
-        default: return .string(PolylineEncoder.encode(points, precision: 5))
+            return .object([("coordinates", .array(points.map { JSONValue.location(latitude: $0.latitude, longitude: $0.longitude) })),
+                            ("type", .string("LineString"))])
+        case "polyline6": return Self.polyline(points, precision: 6)
+        default: return Self.polyline(points, precision: 5)
         }
+    }
+
+    /// An encoded polyline as a JSON string, escaped straight from its bytes (no `String` in between).
+    static func polyline(_ points: [Coordinate], precision: Int) -> JSONValue {
+        var w = JSONWriter(capacity: points.count * 8 + 8)
+        w.string(utf8: PolylineEncoder.encodedBytes(points, precision: precision))
+        return .raw(w.takeBytes())
     }
 
     /// A route object: geometry (per `overview`), legs, and totals (weight is the duration).
     public func route(_ route: Route) -> JSONValue {
-        var members: [(String, JSONValue)] = []
+        // Members in sorted key order (as every object here), so that JSONValue writes them without sorting.
+        var members: [(String, JSONValue)] = [("distance", .rounded(route.distance, 1)), ("duration", .rounded(route.expectedTravelTime, 1))]
         switch overview {
         case "full": members.append(("geometry", geometry(route.polyline)))
         case "simplified": members.append(("geometry", geometry(Self.simplifiedOverview(route.polyline, box: route.boundingBox))))
         default: break
         }
         members.append(("legs", .array(route.legs.map(leg))))
-        members.append(("weight_name", .string("duration")))
         members.append(("weight", .rounded(route.expectedTravelTime, 1)))
-        members.append(("duration", .rounded(route.expectedTravelTime, 1)))
-        members.append(("distance", .rounded(route.distance, 1)))
+        members.append(("weight_name", .string("duration")))
         return .object(members)
     }
 
@@ -83,12 +89,12 @@ public struct OSRMResponseEncoder: Sendable {
     /// A leg object: steps (when asked), summary, annotation (when asked), totals.
     public func leg(_ leg: RouteLeg) -> JSONValue {
         var members: [(String, JSONValue)] = []
+        if !annotations.isEmpty { members.append(("annotation", annotation(of: leg))) }
+        members.append(("distance", .rounded(leg.distance, 1)))
+        members.append(("duration", .rounded(leg.expectedTravelTime, 1)))
         members.append(("steps", .array(steps ? leg.steps.map(step) : [])))
         members.append(("summary", .string(Self.summary(of: leg))))
-        if !annotations.isEmpty { members.append(("annotation", annotation(of: leg))) }
         members.append(("weight", .rounded(leg.expectedTravelTime, 1)))
-        members.append(("duration", .rounded(leg.expectedTravelTime, 1)))
-        members.append(("distance", .rounded(leg.distance, 1)))
         return .object(members)
     }
 
@@ -121,12 +127,12 @@ public struct OSRMResponseEncoder: Sendable {
     public func route(eta: ETASummary, roads: [LegRoadTotals]) -> JSONValue {
         var legs: [JSONValue] = []
         for (k, totals) in roads.enumerated() {
-            legs.append(.object([("steps", .array([])), ("summary", .string(Self.summary(of: totals))),
-                                 ("weight", .rounded(eta.legTravelTimes[k], 1)), ("duration", .rounded(eta.legTravelTimes[k], 1)),
-                                 ("distance", .rounded(eta.legDistances[k], 1))]))
+            legs.append(.object([("distance", .rounded(eta.legDistances[k], 1)), ("duration", .rounded(eta.legTravelTimes[k], 1)),
+                                 ("steps", .array([])), ("summary", .string(Self.summary(of: totals))),
+                                 ("weight", .rounded(eta.legTravelTimes[k], 1))]))
         }
-        return .object([("legs", .array(legs)), ("weight_name", .string("duration")), ("weight", .rounded(eta.expectedTravelTime, 1)),
-                        ("duration", .rounded(eta.expectedTravelTime, 1)), ("distance", .rounded(eta.distance, 1))])
+        return .object([("distance", .rounded(eta.distance, 1)), ("duration", .rounded(eta.expectedTravelTime, 1)), ("legs", .array(legs)),
+                        ("weight", .rounded(eta.expectedTravelTime, 1)), ("weight_name", .string("duration"))])
     }
 
     /// Per-segment figures between consecutive points of the leg's geometry.
@@ -147,38 +153,37 @@ public struct OSRMResponseEncoder: Sendable {
     /// A step object with its maneuver and one intersection at the maneuver's location.
     public func step(_ step: RouteStep) -> JSONValue {
         let location = JSONValue.location(latitude: step.location.latitude, longitude: step.location.longitude)
-        var maneuver: [(String, JSONValue)] = [("bearing_after", .int(step.bearingAfter)), ("bearing_before", .int(step.bearingBefore)),
-                                              ("location", location)]
-        if let modifier = step.modifier { maneuver.append(("modifier", .string(modifier.rawValue))) }
-        maneuver.append(("type", .string(step.maneuver.rawValue)))
+        var maneuver: [(String, JSONValue)] = [("bearing_after", .int(step.bearingAfter)), ("bearing_before", .int(step.bearingBefore))]
         if let exit = step.exit { maneuver.append(("exit", .int(exit))) }
         maneuver.append(("instruction", .string(step.instructions)))
+        maneuver.append(("location", location))
+        if let modifier = step.modifier { maneuver.append(("modifier", .string(modifier.rawValue))) }
+        maneuver.append(("type", .string(step.maneuver.rawValue)))
         let back = (step.bearingBefore + 180) % 360
         let intersection: JSONValue
         switch step.maneuver {
         case .depart:
-            intersection = .object([("out", .int(0)), ("entry", .array([.bool(true)])), ("bearings", .array([.int(step.bearingAfter)])), ("location", location)])
+            intersection = .object([("bearings", .array([.int(step.bearingAfter)])), ("entry", .array([.bool(true)])), ("location", location), ("out", .int(0))])
         case .arrive:
-            intersection = .object([("in", .int(0)), ("entry", .array([.bool(true)])), ("bearings", .array([.int(back)])), ("location", location)])
+            intersection = .object([("bearings", .array([.int(back)])), ("entry", .array([.bool(true)])), ("in", .int(0)), ("location", location)])
         default:
-            intersection = .object([("out", .int(1)), ("in", .int(0)), ("entry", .array([.bool(true), .bool(true)])),
-                                    ("bearings", .array([.int(back), .int(step.bearingAfter)])), ("location", location)])
+            intersection = .object([("bearings", .array([.int(back), .int(step.bearingAfter)])), ("entry", .array([.bool(true), .bool(true)])),
+                                    ("in", .int(0)), ("location", location), ("out", .int(1))])
         }
         var members: [(String, JSONValue)] = [
+            ("distance", .rounded(step.distance, 1)), ("driving_side", .string("right")), ("duration", .rounded(step.expectedTravelTime, 1)),
             ("geometry", geometry(step.geometry.count >= 2 ? step.geometry : [step.location, step.location])),
-            ("maneuver", .object(maneuver)), ("mode", .string(mode)), ("driving_side", .string("right")),
-            ("name", .string(step.name)),
+            ("intersections", .array([intersection])), ("maneuver", .object(maneuver)), ("mode", .string(mode)), ("name", .string(step.name)),
         ]
         if !step.ref.isEmpty { members.append(("ref", .string(step.ref))) }
-        members += [("intersections", .array([intersection])), ("weight", .rounded(step.expectedTravelTime, 1)),
-                    ("duration", .rounded(step.expectedTravelTime, 1)), ("distance", .rounded(step.distance, 1))]
+        members.append(("weight", .rounded(step.expectedTravelTime, 1)))
         return .object(members)
     }
 
     /// A waypoint object (no `hint`: this server neither gives nor reads hints), with `extra` members appended.
     public static func waypoint(location: Coordinate, distance: Double, name: String, extra: [(String, JSONValue)] = []) -> JSONValue {
-        .object([("distance", .rounded(distance, 1)), ("name", .string(name)),
-                 ("location", .location(latitude: location.latitude, longitude: location.longitude))] + extra)
+        .object([("distance", .rounded(distance, 1)), ("location", .location(latitude: location.latitude, longitude: location.longitude)),
+                 ("name", .string(name))] + extra)
     }
 
     /// The waypoint object of a snapped place or a route's waypoint.

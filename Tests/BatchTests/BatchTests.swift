@@ -119,8 +119,8 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(found.ids, ["a", "b"])
         XCTAssertEqual(found.dropped?.line, 3)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":\"a\",\"status\":\"ok\"}\n{\"id\":\"b\",\"status\":\"ok\"}\n")
-        let header = "id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes\n"
-        let csv = try write(header + "\"x,1\",ok,,1,2,a,b,1,2\ny,no_route,\"m, n\",,,,,,\nz,o", "out.csv")
+        let header = "id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes,places\n"
+        let csv = try write(header + "\"x,1\",ok,,1,2,a,b,1,2,\ny,no_route,\"m, n\",,,,,,,\nz,o", "out.csv")
         let c = try ResumeScanner.scan(path: csv, options: options(.csv))
         XCTAssertEqual(c.ids, ["x,1", "y"]); XCTAssertTrue(c.hasHeader)
     }
@@ -134,8 +134,8 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(found.dropped?.reason.contains("line 3 is not a complete ndjson row ('garbage')") == true, "\(String(describing: found.dropped))")
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), rows)
         // A CSV row whose quoted field spans lines is one row; a row of the wrong width is not.
-        let header = "id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes,geometry\n"
-        let csv = try write(header + "g,ok,,1,2,a,b,1,2,\"{\n}\"\nshort,ok,\n", "out.csv")
+        let header = "id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes,geometry,places\n"
+        let csv = try write(header + "g,ok,,1,2,a,b,1,2,\"{\n}\",\nshort,ok,\n", "out.csv")
         let c = try ResumeScanner.scan(path: csv, options: options(.csv, geometry: .geojson))
         XCTAssertEqual(c.ids, ["g"]); XCTAssertEqual(c.dropped?.line, 4)
     }
@@ -149,7 +149,7 @@ final class BatchTests: XCTestCase {
             }
         }
         let ndjson = "{\"id\":\"a\",\"status\":\"ok\",\"distance\":1}\n"
-        let csv = "id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes\na,ok,,1,2,a,b,1,2\n"
+        let csv = "id,status,message,distance,expectedTravelTime,expectedDepartureDate,expectedArrivalDate,legDistances,legExpectedTravelTimes,places\na,ok,,1,2,a,b,1,2,\n"
         XCTAssertTrue(try refusal(ndjson, options(.csv)).contains("holds NDJSON rows, but --format is csv"))
         XCTAssertTrue(try refusal(csv, options(.ndjson)).contains("holds CSV rows (it starts with a CSV header), but --format is ndjson"))
         XCTAssertTrue(try refusal(csv, options(.csv, steps: true)).contains("has the columns id,status,"))

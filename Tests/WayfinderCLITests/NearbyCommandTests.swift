@@ -203,4 +203,23 @@ final class NearbyCommandTests: CLITestCase {
             XCTAssertNil(rows[3]["rides"], "road rows keep their keys")
         }
     }
+
+    func testBatchTransitJobByNameSaysWhichPlace() throws {
+        let graph = try terreHaute()
+        let jobs = tmp("named.ndjson"), out = tmp("named.out")
+        try #"{"id": "named", "mode": "transit", "depart": "2017-05-10T09:00:00-04:00", "stops": [[39.48577, -87.39769], "Washington School"]}"#
+            .write(toFile: jobs, atomically: true, encoding: .utf8)
+        let result = try run(["batch", "--graph", graph, "--input", jobs, "--output", out, "--quiet", "--time-zone", "America/New_York"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let row = try object(try String(contentsOfFile: out, encoding: .utf8))
+        XCTAssertNotNil(row["rides"], "a transit row")
+        let places = try XCTUnwrap(row["places"] as? [Any], "\(row)")
+        XCTAssertEqual(places.count, 2)
+        XCTAssertTrue(places[0] is NSNull, "the first stop was given as lat,lon")
+        XCTAssertEqual((places[1] as? [String: Any])?["name"] as? String, "Washington School")
+        let csv = try run(["batch", "--graph", graph, "--input", jobs, "--output", out, "--format", "csv", "--quiet", "--time-zone", "America/New_York"])
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(lines[1].hasSuffix(",\"stop 2: Washington School → \"\"Washington School\"\" (school), 39.45404,-87.39836\""), String(lines[1]))
+    }
 }

@@ -127,6 +127,21 @@ final class StopNameCommandTests: CLITestCase {
         XCTAssertEqual(places.map { $0["name"] as? String }, ["Casino de Monte Carlo", "Stade Louis II"])
         XCTAssertTrue((rows[2]["message"] as? String)?.contains("names 2 places") == true, "\(rows[2])")
         XCTAssertTrue((rows[4]["message"] as? String)?.contains("line 5: stop 1 'Qxzvwq' is not lat,lon") == true, "\(rows[4])")
+        // A CSV row says which places it took in its last column, `places` (empty when no stop was a name).
+        let csvJobs = tmp("jobs.csv"), csvOut = tmp("out.csv")
+        try "id,stops\nnames,\"Casino de Monte Carlo;43.7312,7.4197;Stade Louis II\"\ncoordinates,\"43.739243,7.428538;43.7312,7.4197\"\n"
+            .write(toFile: csvJobs, atomically: true, encoding: .utf8)
+        let csvRun = try run(["batch", "--graph", graph, "-i", csvJobs, "-o", csvOut, "--format", "csv", "--depart", "2026-12-01T08:30", "--quiet"])
+        XCTAssertEqual(csvRun.status, 0, csvRun.stderr)
+        let lines = try String(contentsOfFile: csvOut, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, "\(lines)")
+        XCTAssertTrue(lines[0].hasSuffix(",legExpectedTravelTimes,places"), "places is the last column: \(lines[0])")
+        // RFC 4180: the field is quoted (it holds commas) and its quotes are doubled.
+        XCTAssertTrue(lines[1].contains(",\"stop 1: Casino de Monte Carlo → \"\"Casino de Monte Carlo\"\" (casino), 43.73924,7.42854"
+                                        + " | stop 3: Stade Louis II → \"\"Stade Louis II\"\" ("), lines[1])
+        XCTAssertFalse(lines[1].contains("stop 2:"), "a stop given as lat,lon is not listed: \(lines[1])")
+        XCTAssertTrue(lines[1].hasSuffix("\""), lines[1])
+        XCTAssertTrue(lines[2].hasSuffix(","), "no stop by name, an empty places field: \(lines[2])")
         // --strict-names for the whole batch; a job's strictNames: false overrides it.
         try """
         {"id": "a", "stops": ["Casino", "Stade Louis II"]}

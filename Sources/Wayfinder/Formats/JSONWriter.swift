@@ -30,6 +30,13 @@ public struct JSONWriter: Sendable {
     /// The text written so far.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Hands over the bytes written without copying them; the writer is empty after.
+    public mutating func takeBytes() -> [UInt8] {
+        let out = bytes
+        bytes = []; open.removeAll(keepingCapacity: true); afterKey = false
+        return out
+    }
+
     /// Empties the buffer (keeping its capacity), to write the next document.
     public mutating func reset() { bytes.removeAll(keepingCapacity: true); open.removeAll(keepingCapacity: true); afterKey = false }
 
@@ -58,6 +65,11 @@ public struct JSONWriter: Sendable {
     public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8)) }
     public mutating func int(_ value: Int) { separate(); FixedDecimal.append(value, to: &bytes) }
     public mutating func string(_ value: String) { separate(); Self.appendString(value, to: &bytes) }
+    /// A string given as its UTF-8 bytes (an encoded polyline, say), escaped as `string(_:)` escapes.
+    public mutating func string(utf8 value: [UInt8]) {
+        separate()
+        value.withUnsafeBufferPointer { Self.appendString(utf8: $0, to: &bytes) }
+    }
 
     /// A number rounded to `decimals` places (trailing zeros left out); throws for NaN and infinities.
     public mutating func number(_ value: Double, decimals: Int) throws(Failure) {
@@ -80,43 +92,48 @@ public struct JSONWriter: Sendable {
     /// `\u00XX`, and U+2028 and U+2029 as `\u2028`/`\u2029` (valid JSON but line ends in JavaScript); everything else
     /// as its UTF-8 bytes (characters beyond U+FFFF included: a Swift string holds no lone surrogate).
     public static func appendString(_ s: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var s = s
-        s.withUTF8 { utf8 in
-            var runStart = 0
-            var i = 0
-            let n = utf8.count
-            while i < n {
-                let byte = utf8[i]
-                var escape: (UInt8, UInt16)? = nil   // short escape letter, or 0 and a code for \uXXXX
-                var length = 1
-                switch byte {
-                case UInt8(ascii: "\""): escape = (UInt8(ascii: "\""), 0)
-                case UInt8(ascii: "\\"): escape = (UInt8(ascii: "\\"), 0)
-                case 0x0A: escape = (UInt8(ascii: "n"), 0)
-                case 0x0D: escape = (UInt8(ascii: "r"), 0)
-                case 0x09: escape = (UInt8(ascii: "t"), 0)
-                case 0x08: escape = (UInt8(ascii: "b"), 0)
-                case 0x0C: escape = (UInt8(ascii: "f"), 0)
-                case 0..<0x20: escape = (0, UInt16(byte))
-                case 0xE2 where i + 2 < n && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
-                    escape = (0, utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029); length = 3
-                default: break
-                }
-                guard let (letter, code) = escape else { i += 1; continue }
-                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-                out.append(UInt8(ascii: "\\"))
-                if letter != 0 {
-                    out.append(letter)
-                } else {
-                    out.append(UInt8(ascii: "u"))
-                    for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[Int((code >> UInt16(shift)) & 0xF)]) }
-                }
-                i += length
-                runStart = i
+        s.withUTF8 { appendString(utf8: $0, to: &out) }
+    }
+
+    /// `appendString(_:to:)` for a string given as UTF-8 bytes.
+    static func appendString(utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var i = 0
+        let n = utf8.count
+        while i < n {
+            let byte = utf8[i]
+            // Most bytes need no escape: skip them in a run, copied at once.
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2 { i += 1; continue }
+            var escape: (UInt8, UInt16)? = nil   // short escape letter, or 0 and a code for \uXXXX
+            var length = 1
+            switch byte {
+            case UInt8(ascii: "\""): escape = (UInt8(ascii: "\""), 0)
+            case UInt8(ascii: "\\"): escape = (UInt8(ascii: "\\"), 0)
+            case 0x0A: escape = (UInt8(ascii: "n"), 0)
+            case 0x0D: escape = (UInt8(ascii: "r"), 0)
+            case 0x09: escape = (UInt8(ascii: "t"), 0)
+            case 0x08: escape = (UInt8(ascii: "b"), 0)
+            case 0x0C: escape = (UInt8(ascii: "f"), 0)
+            case 0..<0x20: escape = (0, UInt16(byte))
+            case 0xE2 where i + 2 < n && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                escape = (0, utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029); length = 3
+            default: break
             }
-            if runStart < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<n])) }
+            guard let (letter, code) = escape else { i += 1; continue }
+            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            out.append(UInt8(ascii: "\\"))
+            if letter != 0 {
+                out.append(letter)
+            } else {
+                out.append(UInt8(ascii: "u"))
+                for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[Int((code >> UInt16(shift)) & 0xF)]) }
+            }
+            i += length
+            runStart = i
         }
+        if runStart < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<n])) }
         out.append(UInt8(ascii: "\""))
     }
 

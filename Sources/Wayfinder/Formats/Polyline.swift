@@ -27,6 +27,11 @@ public enum PolylineEncoder {
     /// Encodes `coordinates` (latitude first in each pair); `precision` is the number of decimals kept, 0...10.
     /// Coordinates must be finite.
     public static func encode(_ coordinates: [Coordinate], precision: Int = 5) -> String {
+        String(decoding: encodedBytes(coordinates, precision: precision), as: UTF8.self)
+    }
+
+    /// `encode(_:precision:)` as ASCII bytes, for writers that append them (`JSONWriter.string(utf8:)`).
+    public static func encodedBytes(_ coordinates: [Coordinate], precision: Int = 5) -> [UInt8] {
         precondition((0...10).contains(precision), "polyline precision must be 0...10")
         let factor = pow(10, Double(precision))
         var bytes: [UInt8] = []
@@ -38,7 +43,7 @@ public enum PolylineEncoder {
             append(longitude - previousLongitude, to: &bytes)
             previousLatitude = latitude; previousLongitude = longitude
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// Decodes an encoded polyline written with `precision` decimals (0...10); throws `DecodingError` when malformed.
