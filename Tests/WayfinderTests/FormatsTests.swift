@@ -142,9 +142,11 @@ final class FormatsTests: XCTestCase {
 
     /// The stops' spaces are trimmed without `CharacterSet` (cheaper at start-up) but exactly as `.whitespaces` trims.
     func testCoordinateSpacesAreCharacterSetWhitespaces() throws {
-        var scalars = (0...0x3000).compactMap(Unicode.Scalar.init)
-        scalars += ["\u{FEFF}", "\u{205F}", "\u{1680}", "\u{180E}", "\u{200B}"]
-        for scalar in scalars {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            XCTAssertEqual(Coordinate.isTrimmedSpace(scalar), CharacterSet.whitespaces.contains(scalar), "U+\(String(value, radix: 16))")
+        }
+        for scalar in ["\t", "\u{A0}", "\u{200B}", "\u{3000}", "\u{301}", "\n", "\u{FEFF}", "x"] as [Unicode.Scalar] {
             let text = Substring("\(scalar)4\(scalar)2\(scalar)")
             XCTAssertEqual(Coordinate.trimmingSpaces(text), text.trimmingCharacters(in: .whitespaces), "U+\(String(scalar.value, radix: 16))")
         }

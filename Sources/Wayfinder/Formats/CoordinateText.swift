@@ -34,13 +34,17 @@ extension Coordinate {
         self.init(latitude: lat, longitude: lon)
     }
 
-    /// `part` without the spaces around it: the scalars of `CharacterSet.whitespaces` (general category Zs and the
-    /// tab), tested with the standard library's own tables rather than a character set built on first use.
+    /// `part` without the spaces around it, the scalars `CharacterSet.whitespaces` trims (`isTrimmedSpace`), tested
+    /// with the standard library's own tables rather than a character set built on first use.
     static func trimmingSpaces(_ part: Substring) -> String {
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
         let scalars = part.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = scalars.firstIndex(where: { !isTrimmedSpace($0) }), let last = scalars.lastIndex(where: { !isTrimmedSpace($0) }) else { return "" }
         return String(Substring(scalars[first...last]))
+    }
+
+    /// The members of Foundation's `CharacterSet.whitespaces`: general category Zs, the tab and U+200B ZERO WIDTH SPACE.
+    static func isTrimmedSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
     }
 
     /// A plain decimal number: optional sign, digits with at most one point, an optional exponent.
