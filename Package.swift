@@ -47,11 +47,7 @@ let package = Package(
         // The command-line tool (its folder is not `Sources/wayfinder`, which would differ from `Sources/Wayfinder` only by case).
         // It depends on the front-end modules and Wayfinder only: every command goes through Wayfinder's API
         // (`OfflineMap`, `MapImporter`, `MapFileReport`), so the compiler keeps it out of OSM, Graph, Routing and Transit.
-        // Linked as a position-dependent executable: a position-independent one starts by applying ~77,000 relative
-        // relocations to the Swift runtime's and Foundation's tables (a fifth of `wayfinder --help`'s CPU, ~200 page
-        // faults); the shared libraries it loads are still placed at random.
-        .executableTarget(name: "wayfinder", dependencies: ["Wayfinder", "Batch", "Server"], path: "Sources/WayfinderCLI",
-                          linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux]))]),
+        .executableTarget(name: "wayfinder", dependencies: ["Wayfinder", "Batch", "Server"], path: "Sources/WayfinderCLI"),
 
         // Fuzzing: the parsers as fuzz targets (Tools/Fuzz/Harnesses), and the libFuzzer driver / corpus replayer over them
         // (Tools/fuzz builds it with -sanitize=fuzzer and runs every target).
