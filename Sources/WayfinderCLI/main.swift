@@ -28,14 +28,25 @@ standard error: {"error": {"code", "exitCode", "message"}}. Exit codes: 0 ok, 1 
 7 a batch ran but some of its jobs failed (their rows say why), 8 serve could not listen on its address.
 """
 
-/// Each command's own help text, for `wayfinder help COMMAND`.
-let commandUsage: [String: String] = [
-    "import": ImportCommand.usage, "info": InfoCommand.usage, "route": RouteCommand.routeUsage, "eta": RouteCommand.etaUsage,
-    "matrix": MatrixCommand.usage, "trip": TripCommand.usage, "batch": BatchCommand.usage, "merge": MergeCommand.usage,
-    "serve": ServeCommand.usage, "demo": DemoCommand.usage, "places": PlacesCommand.usage,
-    "nearby": NearbyCommand.usage,
-]
-
+/// Each command's own help text, for `wayfinder help COMMAND` (a switch, not a dictionary: a `[String: String]`
+/// built at start-up cost every process a search of the runtime's conformance tables and all twelve texts).
+func commandUsage(_ topic: String) -> String? {
+    switch topic {
+    case "import": ImportCommand.usage
+    case "info": InfoCommand.usage
+    case "route": RouteCommand.routeUsage
+    case "eta": RouteCommand.etaUsage
+    case "matrix": MatrixCommand.usage
+    case "trip": TripCommand.usage
+    case "batch": BatchCommand.usage
+    case "merge": MergeCommand.usage
+    case "serve": ServeCommand.usage
+    case "demo": DemoCommand.usage
+    case "places": PlacesCommand.usage
+    case "nearby": NearbyCommand.usage
+    default: nil
+    }
+}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "help" : arguments.removeFirst()
@@ -68,7 +79,7 @@ do {
     case "nearby": try NearbyCommand.run(arguments)
     case "help", "-h", "--help":
         if let topic = arguments.first, topic != "-h", topic != "--help" {
-            guard let usage = commandUsage[topic] else { throw CommandError.usage("no command '\(topic)'\n\n\(overview)") }
+            guard let usage = commandUsage(topic) else { throw CommandError.usage("no command '\(topic)'\n\n\(overview)") }
             print(usage)
         } else {
             print(overview)

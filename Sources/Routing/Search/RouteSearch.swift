@@ -161,7 +161,7 @@ extension SearchGraph {
     /// The traversals of a route found by a search: the states unwound through `parents` from `state` (none when
     /// `direct`, the start and target sharing an edge), then the partial target edge `entry` if any; the first
     /// edge starts part-way when the start is not on a node.
-    func traversals(endingIn state: Int32, parents: [Int32], entry: UInt32?, direct: Bool,
+    func traversals(endingIn state: Int32, parents: UnsafeMutableBufferPointer<Int32>, entry: UInt32?, direct: Bool,
                     from start: SearchEndpoint, to target: SearchEndpoint) -> [EdgeTraversal] {
         var edges: [UInt32] = []
         var s = state

@@ -3,20 +3,37 @@ import Graph
 
 /// Per-query scratch arrays of an edge-based search, reused between queries (a generation stamp marks what
 /// belongs to the current query, so nothing is cleared between queries).
+///
+/// The arrays are allocated, not filled: the stamps come from `calloc` (zero pages the kernel hands over as a search
+/// first touches them, so a process that routes once does not write megabytes of zeros), and `cost` and `parent`
+/// are left unset, since they are read only for a state whose stamp says the current query reached it.
 public final class SearchWorkspace {
-    @exclusivity(unchecked) var cost: [Double]
-    @exclusivity(unchecked) var parent: [Int32]
-    @exclusivity(unchecked) var stamp: [UInt32]
-    @exclusivity(unchecked) var settledStamp: [UInt32]
+    @exclusivity(unchecked) var cost: UnsafeMutableBufferPointer<Double>
+    @exclusivity(unchecked) var parent: UnsafeMutableBufferPointer<Int32>
+    @exclusivity(unchecked) var stamp: UnsafeMutableBufferPointer<UInt32>
+    @exclusivity(unchecked) var settledStamp: UnsafeMutableBufferPointer<UInt32>
     @exclusivity(unchecked) var generation: UInt32 = 0
     @exclusivity(unchecked) var heap = BinaryHeap<Double, Int32>()
 
     /// Scratch space for a graph with `stateCount` search states.
     public init(stateCount: Int) {
-        cost = [Double](repeating: 0, count: stateCount)
-        parent = [Int32](repeating: -1, count: stateCount)
-        stamp = [UInt32](repeating: 0, count: stateCount)
-        settledStamp = [UInt32](repeating: 0, count: stateCount)
+        cost = .allocate(capacity: stateCount)
+        parent = .allocate(capacity: stateCount)
+        stamp = Self.zeroed(stateCount)
+        settledStamp = Self.zeroed(stateCount)
+    }
+
+    deinit {
+        cost.deallocate()
+        parent.deallocate()
+        free(stamp.baseAddress)
+        free(settledStamp.baseAddress)
+    }
+
+    /// `count` zero stamps from `calloc` (at least one byte asked for, so the pointer is never nil for an empty graph).
+    private static func zeroed(_ count: Int) -> UnsafeMutableBufferPointer<UInt32> {
+        guard let memory = calloc(max(count, 1), MemoryLayout<UInt32>.stride) else { fatalError("out of memory for a search workspace of \(count) states") }
+        return UnsafeMutableBufferPointer(start: memory.assumingMemoryBound(to: UInt32.self), count: count)
     }
 
     /// Starts a new query.

@@ -14,7 +14,7 @@ extension Coordinate {
     /// Reads `lat,lon` in decimal degrees ("43.7393,7.4277"; spaces around the numbers allowed). Only plain decimal
     /// numbers are taken (no `nan`, `inf` or hexadecimal); latitude within ±90, longitude within ±180.
     public init(parsing text: String) throws(CoordinateParseError) {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(Self.trimmingSpaces)
         guard parts.count == 2, let lat = Self.decimal(parts[0]), let lon = Self.decimal(parts[1]) else {
             throw CoordinateParseError(text: text, reason: "is not lat,lon (e.g. 39.4667,-87.4139)")
         }
@@ -32,6 +32,19 @@ extension Coordinate {
         guard abs(lat) <= 90 else { throw CoordinateParseError(text: text, reason: "has latitude \(latitudeText), outside ±90") }
         guard abs(lon) <= 180 else { throw CoordinateParseError(text: text, reason: "has longitude \(longitudeText), outside ±180") }
         self.init(latitude: lat, longitude: lon)
+    }
+
+    /// `part` without the spaces around it, the scalars `CharacterSet.whitespaces` trims (`isTrimmedSpace`), tested
+    /// with the standard library's own tables rather than a character set built on first use.
+    static func trimmingSpaces(_ part: Substring) -> String {
+        let scalars = part.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isTrimmedSpace($0) }), let last = scalars.lastIndex(where: { !isTrimmedSpace($0) }) else { return "" }
+        return String(Substring(scalars[first...last]))
+    }
+
+    /// The members of Foundation's `CharacterSet.whitespaces`: general category Zs, the tab and U+200B ZERO WIDTH SPACE.
+    static func isTrimmedSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
     }
 
     /// A plain decimal number: optional sign, digits with at most one point, an optional exponent.
