@@ -75,14 +75,19 @@ public struct ContractionHierarchy: @unchecked Sendable {
     /// Which rows of arcs an arc is stored in.
     enum ArcRows { case up, down }
 
+    /// An arc still to unpack, with its ends (ranks) and the rows that hold it: the scratch stack `unpack` reuses.
+    typealias PendingArc = (from: Int, to: Int, arc: HierarchyArc, rows: ArcRows)
+
     /// Appends to `edges` the directed edges an arc from vertex a to vertex b stands for, in travel order; `rows`
     /// says where `arc` is stored. Iterative (an explicit stack), so no chain of shortcuts can run out of call stack.
     /// Validates what it follows: returns the rows of the arc at fault (nil when all is well) when a shortcut lacks a
     /// half or `isMove(a, b, d)` refuses an original arc's move from a to b along directed edge d (a file whose
-    /// checksums match but whose hierarchy was not written by `wayfinder import`).
+    /// checksums match but whose hierarchy was not written by `wayfinder import`). `pending` is the caller's scratch
+    /// stack, emptied first, so a route's arcs share one allocation.
     func unpack(from a: Int, to b: Int, _ arc: HierarchyArc, in rows: ArcRows, into edges: inout [UInt32],
-                isMove: (_ from: Int, _ to: Int, _ edge: UInt32) -> Bool) -> ArcRows? {
-        var pending: [(from: Int, to: Int, arc: HierarchyArc, rows: ArcRows)] = [(a, b, arc, rows)]
+                pending: inout [PendingArc], isMove: (_ from: Int, _ to: Int, _ edge: UInt32) -> Bool) -> ArcRows? {
+        pending.removeAll(keepingCapacity: true)
+        pending.append((a, b, arc, rows))
         while let (a, b, arc, rows) = pending.popLast() {
             if !arc.isShortcut {
                 guard isMove(a, b, arc.edge) else { return rows }

@@ -190,15 +190,17 @@ public struct HierarchySearch: Sendable {
             v = tail
         }
         var edges = [source.starts[Int(-1 - ws.forward.parent[v])].d]
+        var pending: [ContractionHierarchy.PendingArc] = []  // one stack for every arc of the route
+        pending.reserveCapacity(64)
         for (tail, arc) in chain.reversed() {
-            if let rows = ch.unpack(from: tail, to: Int(ch.up[arc].head), ch.up[arc], in: .up, into: &edges, isMove: isMove) { return .failure(UnpackFault(rows: rows)) }
+            if let rows = ch.unpack(from: tail, to: Int(ch.up[arc].head), ch.up[arc], in: .up, into: &edges, pending: &pending, isMove: isMove) { return .failure(UnpackFault(rows: rows)) }
         }
         // Backward half: from the meeting vertex down to a target seed; each arc v→x is stored at x.
         v = meeting
         while ws.backward.parent[v] >= 0 {
             let arc = Int(ws.backward.parent[v])
             let x = owner(ofArc: arc, ch.firstDown)
-            if let rows = ch.unpack(from: v, to: x, ch.down[arc], in: .down, into: &edges, isMove: isMove) { return .failure(UnpackFault(rows: rows)) }
+            if let rows = ch.unpack(from: v, to: x, ch.down[arc], in: .down, into: &edges, pending: &pending, isMove: isMove) { return .failure(UnpackFault(rows: rows)) }
             v = x
         }
         return .success((edges, target.seeds[Int(-1 - ws.backward.parent[v])].entry))
