@@ -110,7 +110,7 @@ print(String(format: "opening the graph and timetable for searching: %.2f s; que
 print(row("plan (full depart-at query)", planTimes))
 print(row("RAPTOR earliest arrival alone", raptorTimes))
 print(row("reference connection scan", referenceTimes))
-print("  outcomes: \(found) by transit, \(walkOnly) walking only (quicker), \(noRoute) no route; rides p50 \(Int(percentile(rides.map(Double.init), 50)))")
+print("  outcomes: \(found) by transit, \(walkOnly) walking only (quicker), \(noRoute) no route; rides p50 \(rides.isEmpty ? "–" : String(Int(percentile(rides.map(Double.init), 50))))")
 for (kind, count) in failures.sorted(by: { $0.value > $1.value }) { print("    \(count)× \(kind)") }
 print("  RAPTOR vs reference arrivals: \(mismatches) mismatches in \(referenceTimes.count) queries")
 
