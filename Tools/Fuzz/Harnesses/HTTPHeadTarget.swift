@@ -101,7 +101,8 @@ extension FuzzTarget {
     static func check(_ head: HTTPRequestHead, _ limits: HTTPHeadLimits) {
         precondition(!head.method.isEmpty && head.method.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7f },
                      "a method that is not a token: \(head.method.debugDescription)")
-        precondition(head.path.hasPrefix("/"), "a path not starting with '/': \(head.path.debugDescription)")
+        // By bytes: `hasPrefix` compares characters, and a combining mark after the slash makes one character of both.
+        precondition(head.path.utf8.first == UInt8(ascii: "/"), "a path not starting with '/': \(head.path.debugDescription)")
         precondition(head.query.count <= limits.maximumQueryParameters, "\(head.query.count) query parameters accepted")
         // Each byte of the target decodes to at most one scalar (an invalid one to U+FFFD).
         let scalars = head.path.unicodeScalars.count + head.query.reduce(0) { $0 + $1.name.unicodeScalars.count + $1.value.unicodeScalars.count }
