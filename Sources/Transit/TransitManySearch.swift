@@ -33,6 +33,19 @@ struct OriginSearch {
     let labels: RaptorLabels
 }
 
+/// A walking-only answer to one place: seconds and metres, and the route itself when it was searched (nil when the
+/// figures came from a one-to-many search), which a refined answer shows.
+struct WalkOnlyAnswer {
+    let duration: Double
+    let distance: Double
+    let route: SearchResult?
+
+    init(duration: Double, distance: Double, route: SearchResult?) { self.duration = duration; self.distance = distance; self.route = route }
+
+    /// The figures of `route`, kept with it.
+    init(route: SearchResult) { self.init(duration: route.duration, distance: route.distance, route: route) }
+}
+
 extension TransitRouter {
     /// The earliest arrival by transit from `origin`, leaving at or after `departure`, at every place of `places`
     /// (`results[i]` answers `places[i]`): one RAPTOR search from the origin to every stop, then for each place the
@@ -81,7 +94,7 @@ extension TransitRouter {
                 continue
             }
             let snapped = ready.snapped
-            let walkOnly: OneToManyEntry?? = walkIndex[i].map { walkTimes[$0] }
+            let walkOnly: WalkOnlyAnswer?? = walkIndex[i].map { walkTimes[$0] }
             if let found = try arrival(from: nearest, to: ready.end, origin: origin, place: place, departure: t, around: around, options: options,
                                        refine: refine, egress: ready.egress, ride: ready.ride, walkOnly: walkOnly) {
                 results.append(.success(found)); continue
@@ -191,18 +204,18 @@ extension TransitRouter {
     private func arrival(from search: OriginSearch, to end: SearchEndpoint, origin: Coordinate, place: Coordinate, departure t: Int,
                          around: (dayStarts: [Int], active: [UInt8]), options: TransitOptions, refine: Bool,
                          egress given: [(stop: Int, seconds: Int, distance: Double)]? = nil, ride givenRide: (arrival: Int, rides: Int, stop: Int, round: Int)?? = nil,
-                         walkOnly givenWalk: OneToManyEntry?? = nil) throws(TransitError) -> TransitArrival? {
+                         walkOnly givenWalk: WalkOnlyAnswer?? = nil) throws(TransitError) -> TransitArrival? {
         let egress = given ?? walks(at: end, towards: true, maxWalk: options.maxWalk, deadline: options.deadline)
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
         let ride = givenRide ?? bestRideArrival(search.labels, egress: egress)
         // Walking only, when its straight-line lower bound could beat the rides (as the pair query decides).
         if ride == nil || walkLowerBound(search.point, end) < Double(ride!.arrival - t),
-           let walk = givenWalk ?? walkOnly(from: search.point, to: end).map({ OneToManyEntry(duration: $0.duration, distance: $0.distance) }),
+           let walk = givenWalk ?? walkOnly(from: search.point, to: end).map(WalkOnlyAnswer.init(route:)),
            ride == nil || Double(t) + walk.duration < Double(ride!.arrival) {
             let leaving = Date(timeIntervalSince1970: TimeInterval(t))
             var shown: TransitItinerary? = nil
             var distance = walk.distance
-            if refine, let route = walkOnly(from: search.point, to: end) {
+            if refine, let route = walk.route ?? walkOnly(from: search.point, to: end) {
                 shown = self.walk(route, from: origin, to: place, names: ("origin", "destination"), leaving: leaving)
                 distance = route.distance
             }
@@ -230,13 +243,16 @@ extension TransitRouter {
     /// contraction hierarchy, one-to-many times over it first (`MatrixSearch`, one upward search per target): a target
     /// whose walk takes at least a second longer than its bound is left out, and only the rest, the places walking
     /// may win, get their route (a second covers the sums' rounding). Without one, one bounded one-to-many foot search.
-    func walksOnly(from start: SearchEndpoint, to targets: [SearchEndpoint], within bounds: [Double]) -> [OneToManyEntry?] {
-        guard let hierarchy = footRouter.hierarchy, !targets.isEmpty else { return footOneToMany.routes(from: start, to: targets, within: bounds) }
+    /// The routes searched here are kept with their figures, so a refined answer does not search them again.
+    func walksOnly(from start: SearchEndpoint, to targets: [SearchEndpoint], within bounds: [Double]) -> [WalkOnlyAnswer?] {
+        guard let hierarchy = footRouter.hierarchy, !targets.isEmpty else {
+            return footOneToMany.routes(from: start, to: targets, within: bounds).map { $0.map { WalkOnlyAnswer(duration: $0.duration, distance: $0.distance, route: nil) } }
+        }
         let times = MatrixSearch(search: hierarchy).matrix(from: [start], to: targets, threads: 1)
-        var out = [OneToManyEntry?](repeating: nil, count: targets.count)
+        var out = [WalkOnlyAnswer?](repeating: nil, count: targets.count)
         for (j, target) in targets.enumerated() {
             guard let seconds = times.duration(0, j), seconds < bounds[j] + 1, let route = walkOnly(from: start, to: target) else { continue }
-            out[j] = OneToManyEntry(duration: route.duration, distance: route.distance)
+            out[j] = WalkOnlyAnswer(route: route)
         }
         return out
     }
