@@ -115,16 +115,16 @@ public final class TransitRouter: @unchecked Sendable {
     }
 
     /// The egress walks from `point` (as `walks(at:towards: true)`) that can decide its earliest ride arrival over
-    /// `labels`: only stops a ride reaches, and the backward walk search stops once no stop left could beat the best
-    /// arrival so far (ride label + walk). `bestRideArrival` over this list gives what it gives over the full list:
+    /// `labels`: only stops a ride reaches, looked up in the stops' tables at the default walk limit (`tableEgress`),
+    /// else from a backward walk search that stops once no stop left could beat the best arrival so far (ride label +
+    /// walk). `bestRideArrival` over this list gives what it gives over the full list:
     /// every stop left out arrives strictly later than the best. Walk times are the full search's (the same search,
     /// cut short), so each answer still equals the pair query's.
     func rideEgress(at point: SearchEndpoint, labels: RaptorLabels, maxWalk: Double, deadline: Date? = nil) -> [(stop: Int, seconds: Int, distance: Double)] {
-        // Read from the stops' tables, every walk costs a look-up: no search to cut short.
-        if maxWalk == egressTables.limit { return walks(at: point, towards: true, maxWalk: maxWalk, deadline: deadline) }
         let candidates = stopGrid.stops(near: point.coordinate.latitude, point.coordinate.longitude, within: maxWalk)
         if candidates.isEmpty { return [] }
         let S = labels.stopCount, never = Int.max
+        if maxWalk == egressTables.limit { return tableEgress(at: point, candidates: candidates, labels: labels) }
         // Each candidate a ride reaches, in the candidates' order, with its earliest ride label over the rounds.
         // `beeline`: the least walk to the stop, seconds (99% of the straight line at the foot profile's top speed).
         var pending: [(index: Int, stop: Int, end: SearchEndpoint, label: Int, beeline: Double)] = []
@@ -166,6 +166,37 @@ public final class TransitRouter: @unchecked Sendable {
             }
             return found.sorted { $0.index < $1.index }.map(\.walk)
         }
+    }
+
+    /// `rideEgress` over the stops' walk tables: each candidate a ride reaches, taken in order of the least arrival it
+    /// could give (its earliest ride label plus its straight-line walk at top speed, less 1 %), until that least exceeds
+    /// the best arrival found; the walks looked up are the tables' own, and every stop left out arrives later.
+    private func tableEgress(at point: SearchEndpoint, candidates: [(stop: Int, distance: Double)],
+                             labels: RaptorLabels) -> [(stop: Int, seconds: Int, distance: Double)] {
+        let S = labels.stopCount, never = Int.max
+        let speed = footRouter.search.space.maximumSpeed * 1000
+        var pending: [(index: Int, stop: Int, label: Int, least: Int)] = []
+        pending.reserveCapacity(candidates.count)
+        for (index, c) in candidates.enumerated() {
+            guard let end = stopEndpoints[c.stop] else { continue }
+            var label = never, r = 1
+            while r <= labels.rounds { label = min(label, labels.ride[r * S + c.stop]); r += 1 }
+            guard label != never else { continue }
+            let beeline = Int(TransferBuilder.seconds(0.99 * point.coordinate.distance(to: end.coordinate) / speed))
+            pending.append((index, c.stop, label, label + max(0, beeline)))
+        }
+        pending.sort { $0.least != $1.least ? $0.least < $1.least : $0.index < $1.index }
+        var found: [(index: Int, walk: (stop: Int, seconds: Int, distance: Double))] = []
+        var best = never
+        for p in pending {
+            if p.least > best { break }
+            guard let walk = egressTable(p.stop)?.cost(to: point, graph: graph, profile: footRouter.profile) else { continue }
+            let seconds = Int(TransferBuilder.seconds(walk.duration))
+            found.append((p.index, (p.stop, seconds, walk.distance)))
+            best = min(best, p.label + seconds)
+        }
+        found.sort { $0.index < $1.index }
+        return found.map(\.walk)
     }
 
     /// The walking-only route between two points on the foot graph, as every transit query compares it with the

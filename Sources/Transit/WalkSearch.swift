@@ -143,8 +143,8 @@ public final class WalkSearch {
 }
 
 /// A walk search kept: the nodes it reached (sorted) with their seconds and metres, read as `WalkSearch.cost` reads
-/// the search itself.
-struct WalkTable: Sendable {
+/// the search itself. A class, so the tables a router keeps are shared, not copied, by every reader.
+final class WalkTable: Sendable {
     let start: SearchEndpoint
     let reverse: Bool
     let limit: Double
@@ -152,15 +152,23 @@ struct WalkTable: Sendable {
     let time: [Double]
     let distance: [Double]
 
+    init(start: SearchEndpoint, reverse: Bool, limit: Double, nodes: [Int32], time: [Double], distance: [Double]) {
+        self.start = start; self.reverse = reverse; self.limit = limit
+        self.nodes = nodes; self.time = time; self.distance = distance
+    }
+
     /// The node's label, nil when the search did not reach it.
+    /// - Complexity: O(log n), a binary search over the reached nodes.
     func label(_ n: Int) -> (time: Double, distance: Double)? {
-        var low = 0, high = nodes.count
-        let key = Int32(n)
-        while low < high {
-            let mid = (low + high) >> 1
-            if nodes[mid] < key { low = mid + 1 } else { high = mid }
+        let key = Int32(truncatingIfNeeded: n)
+        return nodes.withUnsafeBufferPointer { nodes in
+            var low = 0, count = nodes.count
+            while count > 0 {
+                let half = count >> 1
+                if nodes[low + half] < key { low += half + 1; count -= half + 1 } else { count = half }
+            }
+            return low < nodes.count && nodes[low] == key ? (time[low], distance[low]) : nil
         }
-        return low < nodes.count && nodes[low] == key ? (time[low], distance[low]) : nil
     }
 
     /// Seconds and metres between the search's point and `target`, as `WalkSearch.cost(to:)` gives them.
