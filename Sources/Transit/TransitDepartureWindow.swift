@@ -88,9 +88,9 @@ extension TransitRouter {
         }
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
         // Walking only, searched when its straight-line lower bound could beat the rides of some departure.
-        let walkLowerBound = start.coordinate.distance(to: end.coordinate) / (footRouter.search.space.maximumSpeed * 1000)
+        let leastWalk = walkLowerBound(start, end)
         let slowest = zip(departures, rides).map { $1 == Int.max ? Double.infinity : Double($1 - $0) }.max() ?? 0
-        let walk = walkLowerBound < slowest ? walkOnly(from: start, to: end) : nil
+        let walk = leastWalk < slowest ? walkOnly(from: start, to: end) : nil
         return departures.indices.map { i in
             let t = departures[i], ride = rides[i]
             if let walk, ride == Int.max || Double(t) + walk.duration < Double(ride) { return t + Int(walk.duration.rounded(.up)) }

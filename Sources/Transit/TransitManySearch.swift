@@ -193,7 +193,6 @@ extension TransitRouter {
         return (best, bestRound, bestStop, labelRound)
     }
 
-    /// One place's answer from an origin's search, or nil when the pair has no itinerary at all.
     /// The least time walking could take between two points (straight line at the foot profile's top speed), seconds.
     func walkLowerBound(_ a: SearchEndpoint, _ b: SearchEndpoint) -> Double {
         a.coordinate.distance(to: b.coordinate) / (footRouter.search.space.maximumSpeed * 1000)

@@ -124,7 +124,6 @@ public final class TransitRouter: @unchecked Sendable {
         let candidates = stopGrid.stops(near: point.coordinate.latitude, point.coordinate.longitude, within: maxWalk)
         if candidates.isEmpty { return [] }
         let S = labels.stopCount, never = Int.max
-        if maxWalk == egressTables.limit { return tableEgress(at: point, candidates: candidates, labels: labels) }
         // Each candidate a ride reaches, in the candidates' order, with its earliest ride label over the rounds.
         // `beeline`: the least walk to the stop, seconds (99% of the straight line at the foot profile's top speed).
         var pending: [(index: Int, stop: Int, end: SearchEndpoint, label: Int, beeline: Double)] = []
@@ -136,6 +135,7 @@ public final class TransitRouter: @unchecked Sendable {
             if least != never { pending.append((index, c.stop, end, least, 0.99 * point.coordinate.distance(to: end.coordinate) / speed)) }
         }
         if pending.isEmpty { return [] }
+        if maxWalk == egressTables.limit { return tableEgress(at: point, pending: pending) }
         return withWalkSearch { search in
             var found: [(index: Int, walk: (stop: Int, seconds: Int, distance: Double))] = []
             var best = never, pops = 0
@@ -168,28 +168,18 @@ public final class TransitRouter: @unchecked Sendable {
         }
     }
 
-    /// `rideEgress` over the stops' walk tables: each candidate a ride reaches, taken in order of the least arrival it
-    /// could give (its earliest ride label plus its straight-line walk at top speed, less 1 %), until that least exceeds
-    /// the best arrival found; the walks looked up are the tables' own, and every stop left out arrives later.
-    private func tableEgress(at point: SearchEndpoint, candidates: [(stop: Int, distance: Double)],
-                             labels: RaptorLabels) -> [(stop: Int, seconds: Int, distance: Double)] {
-        let S = labels.stopCount, never = Int.max
-        let speed = footRouter.search.space.maximumSpeed * 1000
-        var pending: [(index: Int, stop: Int, label: Int, least: Int)] = []
-        pending.reserveCapacity(candidates.count)
-        for (index, c) in candidates.enumerated() {
-            guard let end = stopEndpoints[c.stop] else { continue }
-            var label = never, r = 1
-            while r <= labels.rounds { label = min(label, labels.ride[r * S + c.stop]); r += 1 }
-            guard label != never else { continue }
-            let beeline = Int(TransferBuilder.seconds(0.99 * point.coordinate.distance(to: end.coordinate) / speed))
-            pending.append((index, c.stop, label, label + max(0, beeline)))
-        }
-        pending.sort { $0.least != $1.least ? $0.least < $1.least : $0.index < $1.index }
+    /// `rideEgress` over the stops' walk tables, for its `pending` candidates (each a ride reaches, with its earliest
+    /// ride label and least walk): taken in order of the least arrival each could give (label + least walk, rounded as
+    /// walks are), until that least exceeds the best arrival found; the walks looked up are the tables' own, and every
+    /// stop left out arrives later.
+    private func tableEgress(at point: SearchEndpoint, pending: [(index: Int, stop: Int, end: SearchEndpoint, label: Int, beeline: Double)])
+        -> [(stop: Int, seconds: Int, distance: Double)] {
+        let ordered = pending.map { ($0, least: $0.label + max(0, Int(TransferBuilder.seconds($0.beeline)))) }
+            .sorted { $0.least != $1.least ? $0.least < $1.least : $0.0.index < $1.0.index }
         var found: [(index: Int, walk: (stop: Int, seconds: Int, distance: Double))] = []
-        var best = never
-        for p in pending {
-            if p.least > best { break }
+        var best = Int.max
+        for (p, least) in ordered {
+            if least > best { break }
             guard let walk = egressTable(p.stop)?.cost(to: point, graph: graph, profile: footRouter.profile) else { continue }
             let seconds = Int(TransferBuilder.seconds(walk.duration))
             found.append((p.index, (p.stop, seconds, walk.distance)))
@@ -257,9 +247,9 @@ public final class TransitRouter: @unchecked Sendable {
         let egress = walks(at: end, towards: true, maxWalk: options.maxWalk, deadline: deadline)
         try checkDeadline()
         // Walking only, searched only when it might beat the rides (its time is at least the straight line at top speed).
-        let walkLowerBound = start.coordinate.distance(to: end.coordinate) / (footRouter.search.space.maximumSpeed * 1000)
+        let leastWalk = walkLowerBound(start, end)
         func walkOnly(within seconds: Double?) -> SearchResult? {
-            if let seconds, walkLowerBound >= seconds { return nil }
+            if let seconds, leastWalk >= seconds { return nil }
             return self.walkOnly(from: start, to: end)
         }
         let maxRides = max(1, min(7, options.maxTransfers + 1))
