@@ -158,7 +158,8 @@ enum MapPageScript {
 
   function redraw() { drawRoads(); drawOverlay(); placePins(); }
 
-  function setStatus(text, error = false) { statusLine.textContent = text; statusLine.classList.toggle("error", error); }
+  // The panel moves with the toolbar's height at once (the resize observer alone runs only before the next frame).
+  function setStatus(text, error = false) { statusLine.textContent = text; statusLine.classList.toggle("error", error); placePanel(); }
 
   function formatDuration(seconds) {
     const s = Math.round(seconds);
