@@ -22,6 +22,22 @@ public enum Geo {
         return 2 * earthRadius * asin(min(1, sqrt(a)))
     }
 
+    /// The point on the unit sphere at a coordinate in degrees, for `chord(_:_:)`.
+    @inlinable
+    public static func unitVector(latitude: Double, longitude: Double) -> SIMD3<Double> {
+        let rad = Double.pi / 180, phi = latitude * rad, lambda = longitude * rad
+        return SIMD3(cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi))
+    }
+
+    /// The straight-line (chord) distance in metres between two points of `unitVector(latitude:longitude:)`: never
+    /// more than their great-circle distance (shorter by a factor 1 − d²/24R², under 1e-7 within 10 km), and no
+    /// transcendental function, only a square root.
+    @inlinable
+    public static func chord(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+        let d = a - b
+        return earthRadius * (d * d).sum().squareRoot()
+    }
+
     /// Position of (x, y) on a Hilbert curve over a 2^16 × 2^16 grid, for locality-preserving orderings.
     @inlinable
     public static func hilbertIndex(x: UInt32, y: UInt32) -> UInt64 {

@@ -6,6 +6,9 @@ import Graph
 public struct StopGrid: Sendable {
     private let latitudes: [Int32]
     private let longitudes: [Int32]
+    /// Each stop's latitude in degrees and its cosine, as `Geo.distance` computes them (the same distances, bit for bit).
+    private let degreesLatitude: [Double]
+    private let cosineLatitude: [Double]
     /// The non-empty cells' keys, ascending; `cellStops[cellStart[i]..<cellStart[i + 1]]` are cell i's stops.
     private let cellKeys: [Int64]
     private let cellStart: [Int32]
@@ -16,6 +19,8 @@ public struct StopGrid: Sendable {
     public init(latitudes: [Int32], longitudes: [Int32]) {
         self.latitudes = latitudes
         self.longitudes = longitudes
+        degreesLatitude = latitudes.map(Geo.degrees)
+        cosineLatitude = degreesLatitude.map { cos($0 * (Double.pi / 180)) }
         let keyed = latitudes.indices.map { (Self.key(Self.cell(latitudes[$0]), Self.cell(longitudes[$0])), Int32($0)) }
             .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         var keys: [Int64] = [], start: [Int32] = [], stops: [Int32] = []
@@ -70,6 +75,7 @@ public struct StopGrid: Sendable {
         let cosProduct = cos(latitude * rad) * cos(farthestLatitude * rad)
         let sinLimit = cosProduct > 0 ? margin / (2 * Geo.earthRadius * cosProduct.squareRoot()) : 2
         let lonLimitUnits = sinLimit >= 1 ? Double.infinity : 2 * asin(sinLimit) / rad / Geo.degreesPerUnit
+        let cosine0 = cos(latitude * rad)
         let latUnits = latitude / Geo.degreesPerUnit, lonUnits = longitude / Geo.degreesPerUnit
         let latCells = Int64(latSpan), lonCells = Int64(lonSpan)
         let cLat = Self.cell(Geo.units(latitude)), cLon = Self.cell(Geo.units(longitude))
@@ -80,7 +86,10 @@ public struct StopGrid: Sendable {
                 for k in Int(cellStart[i])..<Int(cellStart[i + 1]) {
                     let s = Int(cellStops[k])
                     if abs(Double(latitudes[s]) - latUnits) > latLimitUnits || abs(Double(longitudes[s]) - lonUnits) > lonLimitUnits { continue }
-                    let d = Geo.distance(lat1: latitude, lon1: longitude, lat2: Geo.degrees(latitudes[s]), lon2: Geo.degrees(longitudes[s]))
+                    // `Geo.distance`, term for term, with the stop's cosine looked up and the point's computed once.
+                    let dLat = (degreesLatitude[s] - latitude) * rad, dLon = (Geo.degrees(longitudes[s]) - longitude) * rad
+                    let a = sin(dLat / 2) * sin(dLat / 2) + cosine0 * cosineLatitude[s] * sin(dLon / 2) * sin(dLon / 2)
+                    let d = 2 * Geo.earthRadius * asin(min(1, sqrt(a)))
                     if d <= radius { found.append((s, d)) }
                 }
                 i += 1

@@ -23,6 +23,9 @@ public final class TransitRouter: @unchecked Sendable {
     /// Each stop's point on the foot graph (nil when off the network).
     public let stopEndpoints: [SearchEndpoint?]
     private let stopGrid: StopGrid
+    /// Each stop's point on the foot graph on the unit sphere (`Geo.unitVector`; zero when off the network), for
+    /// straight-line lower bounds without a haversine.
+    private let stopVectors: [SIMD3<Double>]
     /// The walks from every stop within the default walk limit, built as stops are first used.
     private let egressTables: EgressTables
     private let lock = NSLock()
@@ -55,6 +58,7 @@ public final class TransitRouter: @unchecked Sendable {
             lons.append(c.map { Geo.units($0.longitude) } ?? 0)
         }
         stopGrid = StopGrid(latitudes: lats, longitudes: lons)
+        stopVectors = stopEndpoints.map { $0.map { Geo.unitVector(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) } ?? .zero }
         egressTables = EgressTables(stopCount: timetable.stopCount, limit: TransitOptions().maxWalk)
     }
 
@@ -125,14 +129,17 @@ public final class TransitRouter: @unchecked Sendable {
         if candidates.isEmpty { return [] }
         let S = labels.stopCount, never = Int.max
         // Each candidate a ride reaches, in the candidates' order, with its earliest ride label over the rounds.
-        // `beeline`: the least walk to the stop, seconds (99% of the straight line at the foot profile's top speed).
+        // `beeline`: the least walk to the stop, seconds (99% of the straight line, a chord no longer than the great
+        // circle, at the foot profile's top speed).
         var pending: [(index: Int, stop: Int, end: SearchEndpoint, label: Int, beeline: Double)] = []
+        pending.reserveCapacity(candidates.count)
         let speed = footRouter.search.space.maximumSpeed * 1000
+        let here = Geo.unitVector(latitude: point.coordinate.latitude, longitude: point.coordinate.longitude)
         for (index, c) in candidates.enumerated() {
             guard let end = stopEndpoints[c.stop] else { continue }
             var least = never, r = 1
             while r <= labels.rounds { least = min(least, labels.ride[r * S + c.stop]); r += 1 }
-            if least != never { pending.append((index, c.stop, end, least, 0.99 * point.coordinate.distance(to: end.coordinate) / speed)) }
+            if least != never { pending.append((index, c.stop, end, least, 0.99 * Geo.chord(here, stopVectors[c.stop]) / speed)) }
         }
         if pending.isEmpty { return [] }
         if maxWalk == egressTables.limit { return tableEgress(at: point, pending: pending) }
@@ -174,11 +181,18 @@ public final class TransitRouter: @unchecked Sendable {
     /// stop left out arrives later.
     private func tableEgress(at point: SearchEndpoint, pending: [(index: Int, stop: Int, end: SearchEndpoint, label: Int, beeline: Double)])
         -> [(stop: Int, seconds: Int, distance: Double)] {
-        let ordered = pending.map { ($0, least: $0.label + max(0, Int(TransferBuilder.seconds($0.beeline)))) }
-            .sorted { $0.least != $1.least ? $0.least < $1.least : $0.0.index < $1.0.index }
+        // Each candidate's least arrival and its place in `pending` in one integer, sorted as plain integers: the
+        // place in the low bits (as many as the count needs), the arrival (Unix seconds, far below 2^38) above.
+        let shift = Int.bitWidth - pending.count.leadingZeroBitCount
+        var ordered = [Int](); ordered.reserveCapacity(pending.count)
+        for (k, p) in pending.enumerated() {
+            ordered.append((p.label + max(0, Int(TransferBuilder.seconds(p.beeline)))) << shift | k)
+        }
+        ordered.sort()
         var found: [(index: Int, walk: (stop: Int, seconds: Int, distance: Double))] = []
         var best = Int.max
-        for (p, least) in ordered {
+        for key in ordered {
+            let least = key >> shift, p = pending[key & (1 << shift - 1)]
             if least > best { break }
             guard let walk = egressTable(p.stop)?.cost(to: point, graph: graph, profile: footRouter.profile) else { continue }
             let seconds = Int(TransferBuilder.seconds(walk.duration))

@@ -29,11 +29,12 @@ final class TransitLimitsTests: XCTestCase {
         for _ in 0..<200 {
             let lat = Double.random(in: 39.38...39.62, using: &rng), lon = Double.random(in: -87.52 ... -87.28, using: &rng)
             let radius = [Double.random(in: 0...3000, using: &rng), Double.random(in: 0...60_000, using: &rng)].randomElement(using: &rng)!
-            let found = grid.stops(near: lat, lon, within: radius).map(\.stop)
-            let expected = (0..<count).filter {
-                Geo.distance(lat1: lat, lon1: lon, lat2: Double(lats[$0]) * 1e-7, lon2: Double(lons[$0]) * 1e-7) <= radius
-            }
-            XCTAssertEqual(found, expected, "\(lat),\(lon) within \(radius)")
+            let found = grid.stops(near: lat, lon, within: radius)
+            let distances = (0..<count).map { Geo.distance(lat1: lat, lon1: lon, lat2: Double(lats[$0]) * 1e-7, lon2: Double(lons[$0]) * 1e-7) }
+            let expected = (0..<count).filter { distances[$0] <= radius }
+            XCTAssertEqual(found.map(\.stop), expected, "\(lat),\(lon) within \(radius)")
+            // The distances are `Geo.distance`'s, bit for bit (the grid keeps the stops' cosines, not its own formula).
+            for f in found where f.distance != distances[f.stop] { XCTFail("stop \(f.stop): \(f.distance) m, not \(distances[f.stop]) m") }
         }
     }
 
