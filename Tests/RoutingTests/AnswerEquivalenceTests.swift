@@ -119,6 +119,65 @@ final class AnswerEquivalenceTests: XCTestCase {
         }
     }
 
+    /// A hub of 300 named streets: more exits than a record's 8-bit count holds, so the hub's edges get incomplete
+    /// records and are described from the graph, with the same points and steps as without the tables.
+    func testEdgesWithTooManyExitsAreDescribedFromTheGraph() throws {
+        let spokes = 300, metresPerDegree = 6_371_008.8 * Double.pi / 180
+        var xml = "<?xml version='1.0' encoding='UTF-8'?>\n<osm version='0.6'>\n<node id='1' lat='49.0' lon='8.0'/>\n"
+        var ways = ""
+        for k in 0..<spokes {
+            let angle = 2 * Double.pi * Double(k) / Double(spokes)
+            // A kinked street: a shape point at 60 m, its end at 120 m, a little turned.
+            for (j, (r, turn)) in [(60.0, 0.0), (120.0, 0.05)].enumerated() {
+                let lat = 49 + r * cos(angle + turn) / metresPerDegree, lon = 8 + r * sin(angle + turn) / (metresPerDegree * cos(49 * Double.pi / 180))
+                xml += "<node id='\(10 + 2 * k + j)' lat='\(lat)' lon='\(lon)'/>\n"
+            }
+            ways += "<way id='\(1000 + k)'><nd ref='1'/><nd ref='\(10 + 2 * k)'/><nd ref='\(11 + 2 * k)'/>"
+                + "<tag k='highway' v='residential'/><tag k='name' v='Street \(k)'/></way>\n"
+        }
+        xml += ways + "</osm>\n"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hub-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("hub.osm").path, output = folder.appendingPathComponent("hub.wfg").path
+        try xml.write(toFile: input, atomically: true, encoding: .utf8)
+        _ = try GraphImporter().run(input: input, output: output)
+        let graph = try RoadGraph(path: output)
+        let router = try Router(graph: graph, profile: "car")
+        let tables = LegTables(graph: graph, profile: router.profile)
+        let hub = try XCTUnwrap(graph.nodeOSMIDs.firstIndex(of: 1))
+        XCTAssertEqual(graph.edgeCount, spokes)
+        for e in 0..<graph.edgeCount {
+            XCTAssertTrue(graph.edgeFrom[e] == hub || graph.edgeTo[e] == hub)
+            XCTAssertNil(tables.records.record(e), "edge \(e) at a hub of \(spokes) exits has a complete record")
+        }
+        var rng = SplitMix64(seed: 5)
+        var steps = 0
+        for _ in 0..<40 {
+            let (a, b) = (Int.random(in: 0..<spokes, using: &rng), Int.random(in: 0..<spokes, using: &rng))
+            let stops = [a, b].map { k in
+                Coordinate(latitude: 49 + 110 * cos(2 * Double.pi * Double(k) / Double(spokes) + 0.05) / metresPerDegree,
+                           longitude: 8 + 110 * sin(2 * Double.pi * Double(k) / Double(spokes) + 0.05) / (metresPerDegree * cos(49 * Double.pi / 180)))
+            }
+            let snapped = try router.snapStops(stops)
+            let found = try router.searchLegs(through: snapped)
+            for (k, result) in found.results.enumerated() {
+                let points = LegPoints(result.traversals, in: graph)
+                let recorded = LegPoints(result.traversals, in: graph, records: tables.records)
+                XCTAssertEqual(recorded.points, points.points)
+                XCTAssertEqual(recorded.ranges, points.ranges)
+                let plain = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: found.used[k], to: found.used[k + 1],
+                                              profile: router.profile)
+                let tabled = StepBuilder.steps(for: result.traversals, points: recorded, in: graph, from: found.used[k], to: found.used[k + 1],
+                                               profile: router.profile, tables: tables)
+                XCTAssertEqual(tabled, plain, "Street \(a) to Street \(b)")
+                if a != b { XCTAssertTrue(plain.contains { $0.name == "Street \(b)" }, "\(plain.map(\.name))") }
+                steps += plain.count
+            }
+        }
+        XCTAssertGreaterThan(steps, 40)
+    }
+
     func testSnappingAndETAMatchTheFullRoute() throws {
         for name in ["monaco", "north-bayreuth"] {
             let graph = try OneToManyTests.graph(name)
