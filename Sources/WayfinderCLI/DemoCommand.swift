@@ -101,7 +101,7 @@ enum DemoCommand {
         return plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    /// Opens the graph, times the open, and shows a few figures and, for each profile, where the middle of the map snaps.
+    /// Opens the graph, times the open, and shows a few figures and, for each profile, where the map's centre snaps.
     static func report(_ path: String) throws {
         let opened = Date()
         let map: OfflineMap
@@ -114,9 +114,8 @@ enum DemoCommand {
         for figures in map.importStatistics.profiles {
             print("    \(figures.name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(Format.count(figures.nodes)) nodes, \(Format.count(figures.directedEdges)) directed edges, " + String(format: "%.1f km of road", figures.kilometres))
         }
-        // Snap the middle of the map to the nearest road each profile may use.
-        let box = info.coverage
-        let middle = Coordinate(latitude: (box.minLatitude + box.maxLatitude) / 2, longitude: (box.minLongitude + box.maxLongitude) / 2)
+        // Snap the map's centre (where most of its roads are) to the nearest road each profile may use.
+        let middle = map.centre
         for (label, type) in [("car", TransportType.automobile), ("foot", .walking)] where map.transportTypes.contains(type) {
             guard let road = (try? map.nearestRoads(to: middle, transportType: type))?.first else { continue }
             let name = road.waypoint.name.isEmpty ? "an unnamed \(road.roadClass)" : road.waypoint.name

@@ -62,6 +62,41 @@ final class StopResolverTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve("Bäckerei Krämer", near: drawn.coordinate("a")).coordinate.distance(to: drawn.coordinate("p")), 0, accuracy: 1)
     }
 
+    /// A town's streets and one road reaching 6 km out of it: the map's centre stays in the town (the median of the
+    /// roads' nodes), so a name with no point in the request is taken there, not near the middle of the box.
+    func testTheMapsCentreIsWhereItsRoadsAre() throws {
+        let drawing = """
+        a-b-c-d-e---------------------------------------------------------z
+        | | | | |
+        f-g-h-i-j
+        | | | | |
+        k-l-m-n-o
+        P                               Q
+        """
+        let streets = ["abcdez", "fghij", "klmno", "afk", "bgl", "chm", "din", "ejo"].map { ($0, ["highway": "residential"]) }
+        let stops: [Character: [String: String]] = ["P": ["highway": "bus_stop", "name": "Bismarckplatz"],
+                                                    "Q": ["highway": "bus_stop", "name": "Bismarckplatz"]]
+        let drawn = try DrawnMap(drawing, ways: streets, nodes: stops, gridMetres: 100)
+        var options = MapImporter.Options()
+        options.landmarks = false
+        options.contractionHierarchies = false
+        let output = drawn.directory.appendingPathComponent("town.wfg")
+        _ = try MapImporter(options: options).run(input: drawn.osmPath, output: output.path)
+        let map = try OfflineMap(contentsOf: output)
+        let resolver = StopResolver(map: map)
+        // The box's middle is near Q; the median of the 16 road nodes is among the town's streets.
+        let box = map.coverage
+        let boxMiddle = Coordinate(latitude: (box.minLatitude + box.maxLatitude) / 2, longitude: (box.minLongitude + box.maxLongitude) / 2)
+        XCTAssertLessThan(boxMiddle.distance(to: drawn.coordinate("Q")), boxMiddle.distance(to: drawn.coordinate("P")))
+        XCTAssertLessThanOrEqual(resolver.mapCentre.longitude, drawn.coordinate("e").longitude)
+        XCTAssertGreaterThanOrEqual(resolver.mapCentre.longitude, drawn.coordinate("a").longitude)
+        XCTAssertEqual(resolver.mapCentre, map.centre)
+        let taken = try resolver.resolve("Bismarckplatz")
+        XCTAssertEqual(taken.coordinate.distance(to: drawn.coordinate("P")), 0, accuracy: 1)
+        // Near a point at the far end, the other one.
+        XCTAssertEqual(try resolver.resolve("Bismarckplatz", near: drawn.coordinate("z")).coordinate.distance(to: drawn.coordinate("Q")), 0, accuracy: 1)
+    }
+
     func testANameBeforeTheFirstPointIsTakenNearThatPoint() throws {
         let (drawn, map) = try placesMap()
         let resolver = StopResolver(map: map)

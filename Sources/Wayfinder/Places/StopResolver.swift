@@ -110,11 +110,8 @@ public struct StopResolver: Sendable {
         self.map = map; self.places = places; self.strictNames = strictNames
     }
 
-    /// The map's centre: the middle of the box its roads lie in (the reference point of a first stop).
-    public var mapCentre: Coordinate {
-        let box = map.coverage
-        return Coordinate(latitude: (box.minLatitude + box.maxLatitude) / 2, longitude: (box.minLongitude + box.maxLongitude) / 2)
-    }
+    /// The map's centre (`OfflineMap.centre`: where most of its roads are), the reference point of a first stop.
+    public var mapCentre: Coordinate { map.centre }
 
     /// Resolves a list of stops in order, each name near the stop before it (the first near `start`, else near the
     /// first stop given as a point, else the map's centre). Errors carry the stop's position.
