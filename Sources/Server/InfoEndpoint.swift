@@ -7,7 +7,7 @@ enum InfoEndpoint {
     static func health() -> JSONValue { .object([("code", .string("Ok")), ("status", .string("ok"))]) }
 
     static func info(map: OfflineMap, engines: [String: ProfileEngine], transit: TransitEngine, limits: ServiceLimits) -> JSONValue {
-        let info = map.info, box = info.coverage
+        let info = map.info, box = info.coverage, view = map.view
         let degrees = { (v: Double) in JSONValue.rounded(v, 7) }
         let profiles: [JSONValue] = info.profiles.map { p in
             let aliases = OSRMRequest.profileAliases.filter { $0.value == p.name }.keys.sorted()
@@ -22,6 +22,9 @@ enum InfoEndpoint {
             ("graph", .string(info.url.lastPathComponent)),
             ("fileBytes", .int(info.fileBytes)),
             ("bounds", .array([degrees(box.minLongitude), degrees(box.minLatitude), degrees(box.maxLongitude), degrees(box.maxLatitude)])),
+            // Where most of the roads are: the page opens on this box, not on `bounds`, which a few long ways can stretch.
+            ("view", .array([degrees(view.minLongitude), degrees(view.minLatitude), degrees(view.maxLongitude), degrees(view.maxLatitude)])),
+            ("centre", .array([degrees(map.centre.longitude), degrees(map.centre.latitude)])),
             ("nodes", .int(info.nodeCount)),
             ("edges", .int(info.edgeCount)),
             ("profiles", .array(profiles)),

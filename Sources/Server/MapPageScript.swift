@@ -456,7 +456,8 @@ enum MapPageScript {
     resize();
     try {
       const info = state.info = await (await fetch("/info")).json();
-      const [w, s, e, n] = info.bounds;
+      // The box most roads lie in (a few long ways can stretch the bounds far beyond the city).
+      const [w, s, e, n] = info.view || info.bounds;
       fit([[w, s], [e, n]]);
       // Transit only where the graph has a timetable.
       const transit = modeSelect.querySelector('option[value="transit"]');

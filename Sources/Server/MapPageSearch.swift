@@ -49,6 +49,8 @@ enum MapPageSearch {
       const keep = place => addFavourite({ title: place.title, subtitle: place.subtitle, lon: place.lon, lat: place.lat });
       search.results = answer.features.map(f => placeMarker("result", describe(f),
         [["Pin", "add to the route's pins", place => dropPin(place.lon, place.lat, place.title)], ["☆", "keep as a favourite", keep]]));
+      // The list first, so the fit keeps the places clear of the panel at its full height (on a phone, a band above them).
+      renderResults();
       foldPanel(false);
       fit(search.results.map(p => [p.lon, p.lat]).concat([[lon, lat]]));
       selectPlace(search.results[0]);

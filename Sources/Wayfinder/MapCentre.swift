@@ -1,19 +1,28 @@
 import Foundation
 import Graph
 
-/// The middle of a map's roads: the median latitude and the median longitude of its graph's nodes, so that the few
-/// long ways an extract keeps whole (a motorway, a ferry reaching 50 km out of a city) do not pull it away from
-/// where the roads are, as the middle of the bounding box would.
-enum MapCentre {
+/// Where a map's roads are: the median latitude and longitude of its graph's nodes (the centre), and the box of the
+/// middle 98 % of them in each direction (the view), so that the few long ways an extract keeps whole (a motorway, a
+/// ferry reaching 50 km out of a city) pull neither away from the roads, as they pull the bounding box.
+struct MapCentre: Sendable, Equatable {
+    /// The median latitude and the median longitude of the nodes.
+    var centre: Coordinate
+    /// From the 1st to the 99th percentile of the nodes' latitudes and longitudes.
+    var view: BoundingBox
+
     /// Nodes looked at: every node of a map up to this many, else as many spread evenly over the node order.
     static let sampleLimit = 1 << 16
 
-    /// The centre of `graph`'s nodes (0,0 for a graph without nodes).
+    /// The centre and view of `graph`'s nodes (all at 0,0 for a graph without nodes).
     /// - Complexity: O(s log s) for the s ≤ `sampleLimit` nodes sampled.
-    static func of(_ graph: RoadGraph) -> Coordinate {
+    init(_ graph: RoadGraph) {
         let count = graph.nodeCount
-        guard count > 0 else { return Coordinate(latitude: 0, longitude: 0) }
-        let stride = max(1, (count + sampleLimit - 1) / sampleLimit)
+        guard count > 0 else {
+            centre = Coordinate(latitude: 0, longitude: 0)
+            view = BoundingBox(minLatitude: 0, minLongitude: 0, maxLatitude: 0, maxLongitude: 0)
+            return
+        }
+        let stride = max(1, (count + Self.sampleLimit - 1) / Self.sampleLimit)
         var latitudes: [Int32] = [], longitudes: [Int32] = []
         latitudes.reserveCapacity(count / stride + 1); longitudes.reserveCapacity(count / stride + 1)
         var n = 0
@@ -22,13 +31,19 @@ enum MapCentre {
             n += stride
         }
         latitudes.sort(); longitudes.sort()
-        let middle = latitudes.count / 2
-        return Coordinate(latitudeE7: latitudes[middle], longitudeE7: longitudes[middle])
+        let last = latitudes.count - 1, low = last / 100, high = last - last / 100
+        centre = Coordinate(latitudeE7: latitudes[latitudes.count / 2], longitudeE7: longitudes[longitudes.count / 2])
+        view = BoundingBox(minLatitude: Geo.degrees(latitudes[low]), minLongitude: Geo.degrees(longitudes[low]),
+                           maxLatitude: Geo.degrees(latitudes[high]), maxLongitude: Geo.degrees(longitudes[high]))
     }
 }
 
 extension OfflineMap {
     /// Where most of the map's roads are (`MapCentre`): the point a name is looked up near when nothing else in the
     /// request is a point. Computed once per map.
-    public var centre: Coordinate { centreSlot.value { MapCentre.of(graph) } }
+    public var centre: Coordinate { centreSlot.value { MapCentre(graph) }.centre }
+
+    /// The box most of the map's roads lie in (`MapCentre`: the middle 98 % of its nodes each way), the view a map
+    /// opens on. Computed once per map.
+    public var view: BoundingBox { centreSlot.value { MapCentre(graph) }.view }
 }

@@ -14,8 +14,8 @@ public final class OfflineMap: @unchecked Sendable {
     private var transit: Result<TransitRouter, TransitError>? = nil
     /// The place index and its searchers, opened at the first place search (`LocalSearch`).
     let placeIndexSlot = PlaceIndexSlot()
-    /// The map's centre (`centre`), computed at its first use.
-    let centreSlot = ComputedOnce<Coordinate>()
+    /// The map's centre and view (`centre`, `view`), computed at their first use.
+    let centreSlot = ComputedOnce<MapCentre>()
     #if DEBUG
     /// How many stops this map has snapped (debug builds only): tests check that a request snaps each stop once.
     private(set) var snapCount = 0

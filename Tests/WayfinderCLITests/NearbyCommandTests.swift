@@ -121,6 +121,20 @@ final class NearbyCommandTests: CLITestCase {
         XCTAssertGreaterThan(rode, 0, "restaurants reached by tram")
     }
 
+    /// The heidelberg extract keeps a few long ways whole, which stretch its box from 7.7° to 9.1° east (its middle
+    /// near Mannheim, which has a road named Bismarckplatz too): a name with no other point is taken near the city's roads.
+    func testHeidelbergNamesAreTakenWhereTheRoadsAre() throws {
+        let graph = try heidelberg()
+        let nearby = try run(["nearby", "--graph", graph, "--from", "Bismarckplatz", "--category", "restaurant", "--mode", "foot", "--format", "json"])
+        XCTAssertEqual(nearby.status, 0, nearby.stderr)
+        let line = try XCTUnwrap(nearby.stderr.split(separator: "\n").first { $0.hasPrefix("Bismarckplatz → \"Bismarckplatz\"") }, nearby.stderr)
+        let point = try XCTUnwrap(line.split(separator: " ").last).split(separator: ",").compactMap { Double($0) }
+        XCTAssertEqual(point.count, 2, String(line))
+        // Heidelberg's Bismarckplatz is at 49.4098,8.6930 (the Mannheim road at 49.4808,8.4723).
+        XCTAssertEqual(point.first ?? 0, 49.4098, accuracy: 0.004, String(line))
+        XCTAssertEqual(point.last ?? 0, 8.6930, accuracy: 0.006, String(line))
+    }
+
     func testRoadModesEqualThePairETAAndRoute() throws {
         let graph = try terreHaute()
         for mode in ["car", "foot"] {

@@ -97,6 +97,33 @@ final class StopResolverTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve("Bismarckplatz", near: drawn.coordinate("z")).coordinate.distance(to: drawn.coordinate("Q")), 0, accuracy: 1)
     }
 
+    /// On the heidelberg extract (../shared/data, or WAYFINDER_SHARED_DATA; skipped when absent), whose box a few
+    /// long ways stretch from 7.7° to 9.1° east: the centre and the view stay with the city's roads.
+    func testHeidelbergsCentreAndViewHoldTheCity() throws {
+        let shared = ProcessInfo.processInfo.environment["WAYFINDER_SHARED_DATA"]
+            ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data").path
+        let osm = shared + "/osm/heidelberg.osm.pbf"
+        guard FileManager.default.fileExists(atPath: osm) else { throw XCTSkip("no \(osm)") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("centre-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var options = MapImporter.Options()
+        options.landmarks = false
+        options.contractionHierarchies = false
+        let output = folder.appendingPathComponent("heidelberg.wfg")
+        _ = try MapImporter(options: options).run(input: osm, output: output.path)
+        let map = try OfflineMap(contentsOf: output)
+        let bismarckplatz = Coordinate(latitude: 49.4098, longitude: 8.6930)
+        let box = map.coverage, view = map.view
+        XCTAssertGreaterThan(box.maxLongitude - box.minLongitude, 1, "the extract's box is wide")
+        XCTAssertLessThan(map.centre.distance(to: bismarckplatz), 5000, "\(map.centre)")
+        XCTAssertLessThan(view.maxLongitude - view.minLongitude, 0.5 * (box.maxLongitude - box.minLongitude), "\(view)")
+        XCTAssertTrue(view.minLatitude < bismarckplatz.latitude && bismarckplatz.latitude < view.maxLatitude
+                      && view.minLongitude < bismarckplatz.longitude && bismarckplatz.longitude < view.maxLongitude, "\(view)")
+        let taken = try StopResolver(map: map).resolve("Bismarckplatz")
+        XCTAssertLessThan(taken.coordinate.distance(to: bismarckplatz), 500, "\(taken)")
+    }
+
     func testANameBeforeTheFirstPointIsTakenNearThatPoint() throws {
         let (drawn, map) = try placesMap()
         let resolver = StopResolver(map: map)
