@@ -41,9 +41,12 @@ struct MapCentre: Sendable, Equatable {
 extension OfflineMap {
     /// Where most of the map's roads are (`MapCentre`): the point a name is looked up near when nothing else in the
     /// request is a point. Computed once per map.
-    public var centre: Coordinate { centreSlot.value { MapCentre(graph) }.centre }
+    public var centre: Coordinate { roadSpread.centre }
 
     /// The box most of the map's roads lie in (`MapCentre`: the middle 98 % of its nodes each way), the view a map
     /// opens on. Computed once per map.
-    public var view: BoundingBox { centreSlot.value { MapCentre(graph) }.view }
+    public var view: BoundingBox { roadSpread.view }
+
+    /// The map's `MapCentre`, computed at the first ask.
+    private var roadSpread: MapCentre { centreSlot.value { MapCentre(graph) } }
 }

@@ -86,6 +86,27 @@ final class AnswerEquivalenceTests: XCTestCase {
         }
     }
 
+    /// Checks that every leg of `found` gets the same points and steps with the leg tables as without them, and
+    /// returns the steps (all legs').
+    static func stepsAlikeWithAndWithoutTables(_ found: (results: [SearchResult], used: [SnappedLocation]), router: Router, tables: LegTables,
+                                               _ message: String, file: StaticString = #filePath, line: UInt = #line) -> [RouteStep] {
+        let graph = router.graph
+        var steps: [RouteStep] = []
+        for (k, result) in found.results.enumerated() {
+            let points = LegPoints(result.traversals, in: graph)
+            let recorded = LegPoints(result.traversals, in: graph, records: tables.records)
+            XCTAssertEqual(recorded.points, points.points, message, file: file, line: line)
+            XCTAssertEqual(recorded.ranges, points.ranges, message, file: file, line: line)
+            let plain = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: found.used[k], to: found.used[k + 1],
+                                          profile: router.profile)
+            let tabled = StepBuilder.steps(for: result.traversals, points: recorded, in: graph, from: found.used[k], to: found.used[k + 1],
+                                           profile: router.profile, tables: tables)
+            XCTAssertEqual(tabled, plain, message, file: file, line: line)
+            steps += plain
+        }
+        return steps
+    }
+
     func testLegTablesGiveTheSameSteps() throws {
         for name in ["monaco", "north-bayreuth"] {
             let graph = try OneToManyTests.graph(name)
@@ -102,18 +123,7 @@ final class AnswerEquivalenceTests: XCTestCase {
                 let stops = (0..<2).map { _ in Coordinate(latitude: .random(in: lat.min()!...lat.max()!, using: &rng),
                                                           longitude: .random(in: lon.min()!...lon.max()!, using: &rng)) }
                 guard let snapped = try? router.snapStops(stops), let found = try? router.searchLegs(through: snapped) else { continue }
-                for (k, result) in found.results.enumerated() {
-                    let points = LegPoints(result.traversals, in: graph)
-                    let recorded = LegPoints(result.traversals, in: graph, records: tables.records)
-                    XCTAssertEqual(recorded.points, points.points, name)
-                    XCTAssertEqual(recorded.ranges, points.ranges, name)
-                    let plain = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: found.used[k], to: found.used[k + 1],
-                                                  profile: router.profile)
-                    let tabled = StepBuilder.steps(for: result.traversals, points: recorded, in: graph, from: found.used[k], to: found.used[k + 1],
-                                                   profile: router.profile, tables: tables)
-                    XCTAssertEqual(tabled, plain, name)
-                    steps += plain.count
-                }
+                steps += Self.stepsAlikeWithAndWithoutTables(found, router: router, tables: tables, name).count
             }
             XCTAssertGreaterThan(steps, 300, name)
         }
@@ -123,14 +133,18 @@ final class AnswerEquivalenceTests: XCTestCase {
     /// records and are described from the graph, with the same points and steps as without the tables.
     func testEdgesWithTooManyExitsAreDescribedFromTheGraph() throws {
         let spokes = 300, metresPerDegree = 6_371_008.8 * Double.pi / 180
+        // The point `r` metres from the hub (49°N 8°E) along spoke k, turned `turn` radians.
+        func point(spoke k: Int, metres r: Double, turn: Double) -> Coordinate {
+            let angle = 2 * Double.pi * Double(k) / Double(spokes) + turn
+            return Coordinate(latitude: 49 + r * cos(angle) / metresPerDegree, longitude: 8 + r * sin(angle) / (metresPerDegree * cos(49 * Double.pi / 180)))
+        }
         var xml = "<?xml version='1.0' encoding='UTF-8'?>\n<osm version='0.6'>\n<node id='1' lat='49.0' lon='8.0'/>\n"
         var ways = ""
         for k in 0..<spokes {
-            let angle = 2 * Double.pi * Double(k) / Double(spokes)
             // A kinked street: a shape point at 60 m, its end at 120 m, a little turned.
             for (j, (r, turn)) in [(60.0, 0.0), (120.0, 0.05)].enumerated() {
-                let lat = 49 + r * cos(angle + turn) / metresPerDegree, lon = 8 + r * sin(angle + turn) / (metresPerDegree * cos(49 * Double.pi / 180))
-                xml += "<node id='\(10 + 2 * k + j)' lat='\(lat)' lon='\(lon)'/>\n"
+                let c = point(spoke: k, metres: r, turn: turn)
+                xml += "<node id='\(10 + 2 * k + j)' lat='\(c.latitude)' lon='\(c.longitude)'/>\n"
             }
             ways += "<way id='\(1000 + k)'><nd ref='1'/><nd ref='\(10 + 2 * k)'/><nd ref='\(11 + 2 * k)'/>"
                 + "<tag k='highway' v='residential'/><tag k='name' v='Street \(k)'/></way>\n"
@@ -155,25 +169,11 @@ final class AnswerEquivalenceTests: XCTestCase {
         var steps = 0
         for _ in 0..<40 {
             let (a, b) = (Int.random(in: 0..<spokes, using: &rng), Int.random(in: 0..<spokes, using: &rng))
-            let stops = [a, b].map { k in
-                Coordinate(latitude: 49 + 110 * cos(2 * Double.pi * Double(k) / Double(spokes) + 0.05) / metresPerDegree,
-                           longitude: 8 + 110 * sin(2 * Double.pi * Double(k) / Double(spokes) + 0.05) / (metresPerDegree * cos(49 * Double.pi / 180)))
-            }
-            let snapped = try router.snapStops(stops)
-            let found = try router.searchLegs(through: snapped)
-            for (k, result) in found.results.enumerated() {
-                let points = LegPoints(result.traversals, in: graph)
-                let recorded = LegPoints(result.traversals, in: graph, records: tables.records)
-                XCTAssertEqual(recorded.points, points.points)
-                XCTAssertEqual(recorded.ranges, points.ranges)
-                let plain = StepBuilder.steps(for: result.traversals, points: points, in: graph, from: found.used[k], to: found.used[k + 1],
-                                              profile: router.profile)
-                let tabled = StepBuilder.steps(for: result.traversals, points: recorded, in: graph, from: found.used[k], to: found.used[k + 1],
-                                               profile: router.profile, tables: tables)
-                XCTAssertEqual(tabled, plain, "Street \(a) to Street \(b)")
-                if a != b { XCTAssertTrue(plain.contains { $0.name == "Street \(b)" }, "\(plain.map(\.name))") }
-                steps += plain.count
-            }
+            let stops = [a, b].map { point(spoke: $0, metres: 110, turn: 0.05) }
+            let found = try router.searchLegs(through: try router.snapStops(stops))
+            let plain = Self.stepsAlikeWithAndWithoutTables(found, router: router, tables: tables, "Street \(a) to Street \(b)")
+            if a != b { XCTAssertTrue(plain.contains { $0.name == "Street \(b)" }, "\(plain.map(\.name))") }
+            steps += plain.count
         }
         XCTAssertGreaterThan(steps, 40)
     }

@@ -10,6 +10,12 @@ public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 /// The path of sample `name` in the repository's `Data/` folder.
 public func sample(_ name: String) -> String { packageRoot.appendingPathComponent("Data/\(name)").path }
 
+/// The development workspace's larger extracts and feeds (`osm/`, `gtfs/`): `WAYFINDER_SHARED_DATA`, else
+/// `../shared/data` beside the repository. Tests that read them skip when a file is absent.
+public var sharedData: String {
+    ProcessInfo.processInfo.environment["WAYFINDER_SHARED_DATA"] ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data").path
+}
+
 /// A sample of `Data/` imported once per test process and shared by every test that reads it — the one
 /// "import a sample once" fixture of the test targets. Imports live in a temporary folder removed when the
 /// test bundle finishes.

@@ -60,8 +60,7 @@ final class TransitManyTests: XCTestCase {
     /// The same on Heidelberg with the VRN feed (../shared/data, or WAYFINDER_SHARED_DATA; skipped when absent): a
     /// dense foot network where the egress walks are cut short and many places are quicker on foot.
     func testEarliestArrivalsEqualEachPairQueryInHeidelberg() throws {
-        let shared = ProcessInfo.processInfo.environment["WAYFINDER_SHARED_DATA"]
-            ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data").path
+        let shared = sharedData
         let osm = shared + "/osm/heidelberg.osm.pbf", gtfs = shared + "/gtfs/vrn-heidelberg-cut.zip"
         guard FileManager.default.fileExists(atPath: osm), FileManager.default.fileExists(atPath: gtfs) else {
             throw XCTSkip("no \(osm) and \(gtfs)")

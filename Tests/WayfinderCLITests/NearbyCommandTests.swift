@@ -30,8 +30,7 @@ final class NearbyCommandTests: CLITestCase {
     }
 
     func heidelberg() throws -> String {
-        let shared = ProcessInfo.processInfo.environment["WAYFINDER_SHARED_DATA"]
-            ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data").path
+        let shared = sharedData
         let osm = shared + "/osm/heidelberg.osm.pbf", gtfs = shared + "/gtfs/vrn-heidelberg-cut.zip"
         guard FileManager.default.fileExists(atPath: osm), FileManager.default.fileExists(atPath: gtfs) else {
             throw XCTSkip("no \(osm) and \(gtfs) (set WAYFINDER_SHARED_DATA to the folder holding osm/ and gtfs/)")

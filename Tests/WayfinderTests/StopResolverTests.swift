@@ -25,17 +25,21 @@ final class StopResolverTests: XCTestCase {
     nonisolated(unsafe) static var drawn: DrawnMap?
     nonisolated(unsafe) static var map: OfflineMap?
 
+    /// `input` imported through `MapImporter` (with its place index; no landmarks, no hierarchies) and opened.
+    static func importWithPlaces(_ input: String, to output: URL) throws -> (report: MapImporter.Report, map: OfflineMap) {
+        var options = MapImporter.Options()
+        options.landmarks = false
+        options.contractionHierarchies = false
+        let report = try MapImporter(options: options).run(input: input, output: output.path)
+        return (report, try OfflineMap(contentsOf: output))
+    }
+
     /// The drawn map, imported once more through `MapImporter` so that it has a place index.
     func placesMap() throws -> (DrawnMap, OfflineMap) {
         if let drawn = Self.drawn, let map = Self.map { return (drawn, map) }
         let drawn = try DrawnMap(Self.drawing, ways: [("ab", ["highway": "residential", "name": "Lange Straße"])], nodes: Self.tags, gridMetres: 40)
-        var options = MapImporter.Options()
-        options.landmarks = false
-        options.contractionHierarchies = false
-        let output = drawn.directory.appendingPathComponent("places.wfg")
-        let report = try MapImporter(options: options).run(input: drawn.osmPath, output: output.path)
+        let (report, map) = try Self.importWithPlaces(drawn.osmPath, to: drawn.directory.appendingPathComponent("places.wfg"))
         XCTAssertGreaterThanOrEqual(report.placesIndexed, 6)
-        let map = try OfflineMap(contentsOf: output)
         Self.drawn = drawn; Self.map = map
         return (drawn, map)
     }
@@ -77,12 +81,7 @@ final class StopResolverTests: XCTestCase {
         let stops: [Character: [String: String]] = ["P": ["highway": "bus_stop", "name": "Bismarckplatz"],
                                                     "Q": ["highway": "bus_stop", "name": "Bismarckplatz"]]
         let drawn = try DrawnMap(drawing, ways: streets, nodes: stops, gridMetres: 100)
-        var options = MapImporter.Options()
-        options.landmarks = false
-        options.contractionHierarchies = false
-        let output = drawn.directory.appendingPathComponent("town.wfg")
-        _ = try MapImporter(options: options).run(input: drawn.osmPath, output: output.path)
-        let map = try OfflineMap(contentsOf: output)
+        let map = try Self.importWithPlaces(drawn.osmPath, to: drawn.directory.appendingPathComponent("town.wfg")).map
         let resolver = StopResolver(map: map)
         // The box's middle is near Q; the median of the 16 road nodes is among the town's streets.
         let box = map.coverage
@@ -100,19 +99,13 @@ final class StopResolverTests: XCTestCase {
     /// On the heidelberg extract (../shared/data, or WAYFINDER_SHARED_DATA; skipped when absent), whose box a few
     /// long ways stretch from 7.7° to 9.1° east: the centre and the view stay with the city's roads.
     func testHeidelbergsCentreAndViewHoldTheCity() throws {
-        let shared = ProcessInfo.processInfo.environment["WAYFINDER_SHARED_DATA"]
-            ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data").path
+        let shared = sharedData
         let osm = shared + "/osm/heidelberg.osm.pbf"
         guard FileManager.default.fileExists(atPath: osm) else { throw XCTSkip("no \(osm)") }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("centre-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var options = MapImporter.Options()
-        options.landmarks = false
-        options.contractionHierarchies = false
-        let output = folder.appendingPathComponent("heidelberg.wfg")
-        _ = try MapImporter(options: options).run(input: osm, output: output.path)
-        let map = try OfflineMap(contentsOf: output)
+        let map = try Self.importWithPlaces(osm, to: folder.appendingPathComponent("heidelberg.wfg")).map
         let bismarckplatz = Coordinate(latitude: 49.4098, longitude: 8.6930)
         let box = map.coverage, view = map.view
         XCTAssertGreaterThan(box.maxLongitude - box.minLongitude, 1, "the extract's box is wide")
