@@ -238,35 +238,17 @@ extension TransitRouter {
     }
 
     /// The walking-only figures from `start` to each of `targets` that walking might win: every walk shorter than its
-    /// bound gets the pair query's own figures (`walkOnly`), a longer one may get nil. With the foot profile's
-    /// contraction hierarchy, a target whose straight-line walk takes under two thirds of its bound gets its route at
-    /// once; the others get one-to-many times over the hierarchy first (`MatrixSearch`, one upward search per target):
-    /// one whose walk takes at least a second longer than its bound is left out, and only the rest, the places walking
-    /// may win, get their route (a second covers the sums' rounding). Without one, one bounded one-to-many foot search.
-    /// The routes searched here are kept with their figures, so a refined answer does not search them again.
+    /// bound gets the pair query's own figures and route (`walkOnly`), a longer one may get nil. With the foot
+    /// profile's contraction hierarchy, `HierarchySearch.routes` (one upward search from the start for all targets, the
+    /// pair query's own route for each, searched again only where two paths are equally fast), a second's margin over
+    /// each bound covering the sums' rounding; without one, one bounded one-to-many foot search. The routes are kept
+    /// with their figures, so a refined answer does not search them again.
     func walksOnly(from start: SearchEndpoint, to targets: [SearchEndpoint], within bounds: [Double]) -> [WalkOnlyAnswer?] {
-        guard let hierarchy = footRouter.hierarchy, !targets.isEmpty else {
+        guard !targets.isEmpty else { return [] }
+        guard let hierarchy = footRouter.hierarchy else {
             return footOneToMany.routes(from: start, to: targets, within: bounds).map { $0.map { WalkOnlyAnswer(duration: $0.duration, distance: $0.distance, route: nil) } }
         }
-        var out = [WalkOnlyAnswer?](repeating: nil, count: targets.count)
-        // A walk whose straight line at top speed takes under two thirds of its bound nearly always wins (foot paths
-        // are seldom half as long again as the straight line): its route is searched at once, with no matrix entry
-        // first. Either way the route searched is the pair query's, and the caller compares it with the rides.
-        var screened: [Int] = []
-        for (j, target) in targets.enumerated() {
-            if walkLowerBound(start, target) * 1.5 < bounds[j] {
-                out[j] = walkOnly(from: start, to: target).map(WalkOnlyAnswer.init(route:))
-            } else {
-                screened.append(j)
-            }
-        }
-        guard !screened.isEmpty else { return out }
-        let times = MatrixSearch(search: hierarchy).matrix(from: [start], to: screened.map { targets[$0] }, threads: 1)
-        for (k, j) in screened.enumerated() {
-            guard let seconds = times.duration(0, k), seconds < bounds[j] + 1, let route = walkOnly(from: start, to: targets[j]) else { continue }
-            out[j] = WalkOnlyAnswer(route: route)
-        }
-        return out
+        return hierarchy.routes(from: start, to: targets, within: bounds.map { $0 + 1 }).map { $0.map(WalkOnlyAnswer.init(route:)) }
     }
 
     /// The summary of a journey's parts without building its legs: arrival, rides, metres walked, first boarding.

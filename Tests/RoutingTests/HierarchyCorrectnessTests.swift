@@ -1,6 +1,6 @@
 import Foundation
 import Graph
-import Routing
+@testable import Routing
 import XCTest
 import TestSupport
 
@@ -95,6 +95,65 @@ final class HierarchyCorrectnessTests: XCTestCase {
             }
             XCTAssertEqual(matrix.duration(30, 40), 0, "a place to itself")
         }
+    }
+
+    /// One-to-many routes (`HierarchySearch.routes(from:to:within:)`) are the pair search's very routes: the same
+    /// edges, time and length for every target under its limit (a longer one may be nil), on the Bayreuth extract for
+    /// both profiles and on a street grid, where equally fast paths abound.
+    func testOneToManyRoutesAreThePairRoutes() throws {
+        var random = SplitMix64(state: 99)
+        for name in ["car", "foot"] {
+            let search = try hierarchy(name)
+            let starts = try stops(12, profile: search.space.profile, seed: 11), targets = try stops(60, profile: search.space.profile, seed: 12)
+            for start in starts {
+                let all = targets + [start, targets[0]]
+                let limits = all.indices.map { $0 % 2 == 0 ? Double.infinity : Double.random(in: 0...900, using: &random) }
+                assertPairRoutes(search, from: start, to: all, within: limits, name)
+            }
+        }
+        // A street grid mirrored about the equator: its junctions' many equally fast paths are found by the pair search
+        // in its own order, and unpacked from the one-to-many trees they would often differ.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-many-routes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let graph = try RoadGraph(path: StreetGrid.importGraph(size: 14, into: folder, firstLatitude: -0.0009 * 6.5))
+        let space = SearchGraph(graph: graph, profile: try XCTUnwrap(graph.profile(named: "foot")))
+        let search = try XCTUnwrap(HierarchySearch(states: HierarchyStates(space: space), hierarchy: ContractionHierarchy(HierarchyBuilder(space: space).build())))
+        let snapper = Snapper(graph: graph, profile: space.profile)
+        // Junctions and points part-way along the streets, so routes start and end on nodes and on edges.
+        var points: [SearchEndpoint] = []
+        for _ in 0..<60 {
+            let c = Coordinate(latitude: -0.00585 + Double.random(in: 0...0.0117, using: &random), longitude: 7 + Double.random(in: 0...0.01651, using: &random))
+            let node = Int.random(in: 0..<graph.nodeCount, using: &random)
+            let onNode = Coordinate(latitudeE7: graph.nodeLatitudes[node], longitudeE7: graph.nodeLongitudes[node])
+            for p in [c, onNode] { if let s = snapper.snap(p) { points.append(SearchEndpoint(s, in: graph)) } }
+        }
+        var pairSearches = 0, parted = 0
+        for start in points.prefix(20) {
+            pairSearches += assertPairRoutes(search, from: start, to: points, within: Array(repeating: .infinity, count: points.count), "grid")
+            let unresolved = search.routes(from: start, to: points, within: Array(repeating: .infinity, count: points.count), resolvingTies: false).routes
+            for (j, target) in points.enumerated() where unresolved[j]?.traversals != search.route(from: start, to: target)?.traversals { parted += 1 }
+        }
+        XCTAssertGreaterThan(pairSearches, 100, "ties are seen")
+        XCTAssertGreaterThan(parted, 20, "tied routes taken from the trees would differ from the pair search's")
+    }
+
+    /// Asserts `routes(from:to:within:)` gives the pair routes; returns how many targets needed a pair search.
+    @discardableResult
+    private func assertPairRoutes(_ search: HierarchySearch, from start: SearchEndpoint, to targets: [SearchEndpoint], within limits: [Double],
+                                  _ name: String, file: StaticString = #filePath, line: UInt = #line) -> Int {
+        let (found, pairSearches) = search.routes(from: start, to: targets, within: limits, resolvingTies: true)
+        XCTAssertEqual(found.count, targets.count, file: file, line: line)
+        for (j, target) in targets.enumerated() {
+            let pair = search.route(from: start, to: target)
+            if let route = found[j] {
+                XCTAssertEqual(route.traversals, pair?.traversals, "\(name) target \(j): another path", file: file, line: line)
+                XCTAssertEqual(route.duration, pair?.duration, "\(name) target \(j)", file: file, line: line)
+                XCTAssertEqual(route.distance, pair?.distance, "\(name) target \(j)", file: file, line: line)
+            } else if let pair, pair.duration < limits[j] - 1 {
+                XCTFail("\(name) target \(j): no route under the limit, the pair search found one of \(pair.duration) s", file: file, line: line)
+            }
+        }
+        return pairSearches
     }
 
     /// Pairs with no route are nil in the matrix, not errors: a one-way's wrong direction and a separate road.

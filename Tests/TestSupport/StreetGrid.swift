@@ -4,15 +4,16 @@ import Graph
 /// A square street grid drawn as OSM XML and imported for the foot profile without landmarks or a hierarchy: a
 /// graph large enough that plain searches over it run for many deadline check intervals.
 public enum StreetGrid {
-    /// Imports a grid of `size` × `size` junctions 100 m apart (a row and a column way through each) into `folder`
-    /// and returns the graph file's path.
-    public static func importGraph(size: Int, into folder: URL) throws -> String {
+    /// Imports a grid of `size` × `size` junctions 100 m apart (a row and a column way through each), its first row
+    /// at `firstLatitude`, into `folder` and returns the graph file's path. (Rows mirrored about the equator are
+    /// equally long, so such a grid has many equally fast paths.)
+    public static func importGraph(size: Int, into folder: URL, firstLatitude: Double = 45) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\">\n"
         func id(_ row: Int, _ column: Int) -> Int { row * size + column + 1 }
         for row in 0..<size {
             for column in 0..<size {
-                xml += "<node id=\"\(id(row, column))\" lat=\"\(45 + 0.0009 * Double(row))\" lon=\"\(7 + 0.00127 * Double(column))\"/>\n"
+                xml += "<node id=\"\(id(row, column))\" lat=\"\(firstLatitude + 0.0009 * Double(row))\" lon=\"\(7 + 0.00127 * Double(column))\"/>\n"
             }
         }
         for k in 0..<size {

@@ -11,9 +11,11 @@ public struct HierarchySearch: Sendable {
     let endpoints: HierarchyEndpointBuilder
     /// The `HierarchyStates` vertex of each rank, to check the moves unpacking finds (`ContractionHierarchy.unpack`).
     private let vertexOfRank: [Int32]
-    private let pool: WorkspacePool<HierarchyWorkspace>
+    let pool: WorkspacePool<HierarchyWorkspace>
     /// One-direction scratch space for matrices, kept between calls.
     let upwardPool: WorkspacePool<UpwardSearch>
+    /// Scratch space for one-to-many routes (`routes(from:to:within:)`), kept between calls.
+    let treePool: WorkspacePool<HierarchyTreeWorkspace>
 
     /// Prepares searches over `hierarchy`, built for `states` (nil when the hierarchy does not match them).
     public init?(states: HierarchyStates, hierarchy: ContractionHierarchy) {
@@ -28,6 +30,7 @@ public struct HierarchySearch: Sendable {
         self.vertexOfRank = vertexOfRank
         pool = WorkspacePool { HierarchyWorkspace(stateCount: count) }
         upwardPool = WorkspacePool { UpwardSearch(vertexCount: count) }
+        treePool = WorkspacePool { HierarchyTreeWorkspace(stateCount: count) }
     }
 
     /// The fastest route from `start` to `target`, or nil when none exists.
@@ -56,7 +59,7 @@ public struct HierarchySearch: Sendable {
     /// The search; with `unpack: false` the result has no traversals and `duration` is the time in milliseconds.
     private func search(_ start: SearchEndpoint, _ end: SearchEndpoint, _ ws: HierarchyWorkspace, unpack: Bool,
                         _ deadline: SearchDeadline) throws(RoutingError) -> SearchResult? {
-        let g = space, ch = hierarchy
+        let ch = hierarchy
         let source = endpoints.source(start)
         let target = endpoints.target(end)
         var best = Double.infinity
@@ -101,7 +104,14 @@ public struct HierarchySearch: Sendable {
         }
         guard best < .infinity else { return nil }
         if !unpack { return SearchResult(traversals: [], duration: best, distance: 0, settled: settled) }
+        return try unpacked(meeting: meeting, directRoute: directRoute, ws, source, target, settled: settled)
+    }
 
+    /// The route a search found, unpacked: through `meeting` along the parents in `ws`, or `directRoute` when
+    /// `meeting` is -1; throws `RoutingError.corruptGraph` when a shortcut does not unpack into moves of the graph.
+    func unpacked(meeting: Int, directRoute: DirectRoute?, _ ws: HierarchyWorkspace, _ source: HierarchySource, _ target: HierarchyTarget,
+                  settled: Int) throws(RoutingError) -> SearchResult {
+        let g = space, start = source.endpoint, end = target.endpoint
         let traversals: [EdgeTraversal]
         if meeting < 0, let directRoute {
             switch directRoute.kind {
@@ -160,7 +170,7 @@ public struct HierarchySearch: Sendable {
 
     /// The vertex whose arc list (`first`) holds arc index i.
     @inline(__always)
-    private func owner(ofArc i: Int, _ first: UnsafeBufferPointer<UInt32>) -> Int {
+    func owner(ofArc i: Int, _ first: UnsafeBufferPointer<UInt32>) -> Int {
         var low = 0, high = first.count - 2
         while low < high {
             let middle = (low + high + 1) / 2
@@ -173,7 +183,7 @@ public struct HierarchySearch: Sendable {
     /// or the rows of the arc at fault when unpacking finds the hierarchy does not match the graph (a shortcut
     /// without a half, an original arc that is no move of the graph: a file not written by `wayfinder import`
     /// whose checksums were made to match).
-    private func path(through meeting: Int, _ ws: HierarchyWorkspace, _ source: HierarchySource,
+    func path(through meeting: Int, _ ws: HierarchyWorkspace, _ source: HierarchySource,
                       _ target: HierarchyTarget) -> Result<(edges: [UInt32], entry: UInt32?), UnpackFault> {
         let ch = hierarchy, states = states, vertexOfRank = vertexOfRank
         /// Whether an original arc from rank a to rank b along directed edge d is a move a plain search could make.
