@@ -7,7 +7,8 @@ import Transit
 // origin/destination/departure triples, each answered by the full depart-at plan (TransitRouter.plan: snapping,
 // walks, RAPTOR, the later-departure refinement, walking-only comparison, itinerary assembly), by the RAPTOR
 // earliest-arrival search alone, and by the reference connection scan on the same search input; prints
-// p50/p90/p99 and cross-checks the two searches' arrivals. Figures only, never asserted.
+// p50/p90/p99 and cross-checks the two searches' arrivals; `--snaps N` first snaps N random points around the stops
+// to the foot graph (µs per snap, and per snap with its island check). Figures only, never asserted.
 
 
 func percentile(_ values: [Double], _ p: Double) -> Double {
@@ -24,7 +25,7 @@ func now() -> Double {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let graphPath = arguments.first else {
-    FileHandle.standardError.write(Data("usage: transit-benchmark GRAPH.wfg [--queries N] [--seed S] [--reference N] [--many ORIGINS --places N --window MIN --runs N] [--json FILE]\n".utf8))
+    FileHandle.standardError.write(Data("usage: transit-benchmark GRAPH.wfg [--queries N] [--seed S] [--reference N] [--snaps N] [--many ORIGINS --places N --window MIN --runs N] [--json FILE]\n".utf8))
     exit(2)
 }
 @MainActor func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } }
@@ -51,6 +52,23 @@ let onNetwork = (0..<tt.stopCount).filter { router.stopEndpoints[$0] != nil }
 let reference = ConnectionScan(timetable: router.forward.timetable, serviceCount: router.calendar.count)
 
 var rng = SplitMix64(state: seed)
+if let snaps = Int(option("--snaps") ?? "") {
+    let points = (0..<snaps).map { _ in
+        let s = onNetwork[Int.random(in: 0..<onNetwork.count, using: &rng)]
+        return Coordinate(latitude: Double(tt.stopLatitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng),
+                          longitude: Double(tt.stopLongitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng))
+    }
+    for round in 0..<3 {
+        let s0 = now()
+        var hits = 0
+        for p in points where router.footRouter.snapper.snap(p) != nil { hits += 1 }
+        let s1 = now()
+        var hits2 = 0
+        for p in points where router.footRouter.snapper.snapStop(p) != nil { hits2 += 1 }
+        let s2 = now()
+        print(String(format: "snap round %d: %.2f µs per snap, %.2f µs per snapStop (%d, %d hits)", round, (s1 - s0) / Double(snaps) * 1e6, (s2 - s1) / Double(snaps) * 1e6, hits, hits2))
+    }
+}
 var planTimes: [Double] = [], raptorTimes: [Double] = [], referenceTimes: [Double] = []
 var found = 0, walkOnly = 0, noRoute = 0, mismatches = 0, rides: [Int] = []
 var failures: [String: Int] = [:]

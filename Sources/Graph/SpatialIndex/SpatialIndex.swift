@@ -48,9 +48,9 @@ public struct SnapIndex: Sendable {
     /// `keep` rejects (it sees no other).
     public init(graph: RoadGraph, keeping keep: (Int) -> Bool = { _ in true }) {
         let run = Self.segmentsPerItem
-        var edges: [UInt32] = [], positions: [UInt32] = [], keys: [UInt64] = [], itemBoxes: [Int32] = []
+        var edges: [UInt32] = [], positions: [UInt32] = [], itemBoxes: [Int32] = []
         let expected = (graph.edgeCount + graph.shapeLatitudes.count) / Self.segmentsPerItem + graph.edgeCount
-        edges.reserveCapacity(expected); positions.reserveCapacity(expected); keys.reserveCapacity(expected)
+        edges.reserveCapacity(expected); positions.reserveCapacity(expected)
         itemBoxes.reserveCapacity(4 * expected)
         let nodeLatitudes = graph.nodeLatitudes, nodeLongitudes = graph.nodeLongitudes
         let shapeLatitudes = graph.shapeLatitudes, shapeLongitudes = graph.shapeLongitudes
@@ -69,15 +69,28 @@ public struct SnapIndex: Sendable {
                     edges.append(UInt32(e))
                     positions.append(UInt32(k / run * run))
                     itemBoxes.append(box.0); itemBoxes.append(box.1); itemBoxes.append(box.2); itemBoxes.append(box.3)
-                    keys.append(Geo.hilbertIndex(lat: Int32((Int64(box.0) + Int64(box.2)) / 2), lon: Int32((Int64(box.1) + Int64(box.3)) / 2)))
                 }
                 lat = nextLat; lon = nextLon
             }
         }
-        // In Hilbert order of the box centres, ties in the order the items were made: one plain UInt64 sort of the
-        // key (under 2^32 on the 2^16 × 2^16 grid) above the item's number.
-        var sortKeys = [UInt64](repeating: 0, count: keys.count)
-        for i in keys.indices { sortKeys[i] = keys[i] << 32 | UInt64(i) }
+        // In Hilbert order of the box centres on a 2^16 × 2^16 grid over the items' own extent (on a city a cell is
+        // metres wide, so a leaf holds neighbouring segments; the world's grid has cells hundreds of metres wide),
+        // ties in the order the items were made: one plain UInt64 sort of the key (under 2^32) above the item's number.
+        @inline(__always) func centre(_ i: Int) -> (lat: Int64, lon: Int64) {
+            ((Int64(itemBoxes[4 * i]) + Int64(itemBoxes[4 * i + 2])) / 2, (Int64(itemBoxes[4 * i + 1]) + Int64(itemBoxes[4 * i + 3])) / 2)
+        }
+        var minLat = Int64.max, maxLat = Int64.min, minLon = Int64.max, maxLon = Int64.min
+        for i in edges.indices {
+            let c = centre(i)
+            minLat = min(minLat, c.lat); maxLat = max(maxLat, c.lat); minLon = min(minLon, c.lon); maxLon = max(maxLon, c.lon)
+        }
+        let latSpan = max(1, maxLat - minLat), lonSpan = max(1, maxLon - minLon)
+        var sortKeys = [UInt64](repeating: 0, count: edges.count)
+        for i in edges.indices {
+            let c = centre(i)
+            let key = Geo.hilbertIndex(x: UInt32((c.lon - minLon) * 65535 / lonSpan), y: UInt32((c.lat - minLat) * 65535 / latSpan))
+            sortKeys[i] = key << 32 | UInt64(i)
+        }
         sortKeys.sort()
         let order = sortKeys.map { Int($0 & 0xffff_ffff) }
         self.edges = order.map { edges[$0] }
