@@ -15,15 +15,22 @@ final class EgressTables: @unchecked Sendable {
         tables = Array(repeating: nil, count: stopCount)
     }
 
-    /// The table of stop `s`, built by `build` (a walk search from the stop, run to its end) the first time it is asked for.
-    func table(_ s: Int, build: () -> WalkTable) -> WalkTable {
+    /// The table of stop `s`, built by `build` (a walk search from the stop, run to its end) the first time it is asked
+    /// for; nil when `build` gives none (a search cut short by a deadline), and then nothing is kept.
+    func table(_ s: Int, build: () -> WalkTable?) -> WalkTable? {
         lock.lock()
         if let table = tables[s] { lock.unlock(); return table }
         lock.unlock()
-        let table = build()
+        guard let table = build() else { return nil }
         lock.lock(); defer { lock.unlock() }
         if let stored = tables[s] { return stored }
         tables[s] = table
         return table
+    }
+
+    /// How many stops' tables are kept.
+    var keptCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return tables.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
     }
 }

@@ -91,7 +91,7 @@ public final class TransitRouter: @unchecked Sendable {
         if towards && maxWalk == egressTables.limit {
             var out: [(Int, Int, Double)] = []
             for c in candidates {
-                guard let walk = egressTable(c.stop)?.cost(to: point, graph: graph, profile: footRouter.profile) else { continue }
+                guard let walk = egressTable(c.stop, deadline: deadline)?.cost(to: point, graph: graph, profile: footRouter.profile) else { continue }
                 out.append((c.stop, Int(TransferBuilder.seconds(walk.duration)), walk.distance))
             }
             return out
@@ -107,16 +107,22 @@ public final class TransitRouter: @unchecked Sendable {
         }
     }
 
-    /// The walks from stop `s` within the egress tables' limit (nil when the stop is off the foot network).
-    private func egressTable(_ s: Int) -> WalkTable? {
+    /// The walks from stop `s` within the egress tables' limit (nil when the stop is off the foot network, or when
+    /// `deadline` passes while its table is built: a table cut short is never kept, and the caller's own deadline
+    /// check then throws).
+    private func egressTable(_ s: Int, deadline: Date?) -> WalkTable? {
         guard let start = stopEndpoints[s] else { return nil }
         return egressTables.table(s) {
             withWalkSearch { search in
-                search.run(from: start, maxDistance: egressTables.limit)
+                search.run(from: start, maxDistance: egressTables.limit, deadline: deadline)
+                if let deadline, Date() > deadline { return nil }
                 return search.table()
             }
         }
     }
+
+    /// How many stops' egress tables this router keeps (for tests).
+    var keptEgressTables: Int { egressTables.keptCount }
 
     /// The egress walks from `point` (as `walks(at:towards: true)`) that can decide its earliest ride arrival over
     /// `labels`: only stops a ride reaches, looked up in the stops' tables at the default walk limit (`tableEgress`),
@@ -142,7 +148,7 @@ public final class TransitRouter: @unchecked Sendable {
             if least != never { pending.append((index, c.stop, end, least, 0.99 * Geo.chord(here, stopVectors[c.stop]) / speed)) }
         }
         if pending.isEmpty { return [] }
-        if maxWalk == egressTables.limit { return tableEgress(at: point, pending: pending) }
+        if maxWalk == egressTables.limit { return tableEgress(at: point, pending: pending, deadline: deadline) }
         return withWalkSearch { search in
             var found: [(index: Int, walk: (stop: Int, seconds: Int, distance: Double))] = []
             var best = never, pops = 0
@@ -179,8 +185,8 @@ public final class TransitRouter: @unchecked Sendable {
     /// ride label and least walk): taken in order of the least arrival each could give (label + least walk, rounded as
     /// walks are), until that least exceeds the best arrival found; the walks looked up are the tables' own, and every
     /// stop left out arrives later.
-    private func tableEgress(at point: SearchEndpoint, pending: [(index: Int, stop: Int, end: SearchEndpoint, label: Int, beeline: Double)])
-        -> [(stop: Int, seconds: Int, distance: Double)] {
+    private func tableEgress(at point: SearchEndpoint, pending: [(index: Int, stop: Int, end: SearchEndpoint, label: Int, beeline: Double)],
+                             deadline: Date?) -> [(stop: Int, seconds: Int, distance: Double)] {
         // Each candidate's least arrival and its place in `pending` in one integer, sorted as plain integers: the
         // place in the low bits (as many as the count needs), the arrival (Unix seconds, far below 2^38) above.
         let shift = Int.bitWidth - pending.count.leadingZeroBitCount
@@ -194,7 +200,7 @@ public final class TransitRouter: @unchecked Sendable {
         for key in ordered {
             let least = key >> shift, p = pending[key & (1 << shift - 1)]
             if least > best { break }
-            guard let walk = egressTable(p.stop)?.cost(to: point, graph: graph, profile: footRouter.profile) else { continue }
+            guard let walk = egressTable(p.stop, deadline: deadline)?.cost(to: point, graph: graph, profile: footRouter.profile) else { continue }
             let seconds = Int(TransferBuilder.seconds(walk.duration))
             found.append((p.index, (p.stop, seconds, walk.distance)))
             best = min(best, p.label + seconds)

@@ -2,6 +2,7 @@ import Foundation
 import Graph
 import Routing
 import XCTest
+import TestSupport
 @testable import Transit
 
 /// Hostile transit parameters: any walking radius is safe for the stop grid, and a deadline stops the walk
@@ -66,5 +67,25 @@ final class TransitLimitsTests: XCTestCase {
         }
         options.deadline = Date(timeIntervalSinceNow: 60)
         XCTAssertNoThrow(try router.plan(from: north, to: south, departure: Date(timeIntervalSince1970: TimeInterval(t)), options: options))
+    }
+
+    /// A query past its deadline keeps no stop's egress table (a table cut short would give later queries wrong walks),
+    /// and the next query builds them and answers as a router that never saw the deadline.
+    func testDeadlineKeepsNoEgressTableCutShort() throws {
+        let graph = try SampleGraph.terreHauteTransit().graph
+        let router = try TransitRouter(graph: graph), untouched = try TransitRouter(graph: graph)
+        let departure = Date(timeIntervalSince1970: TimeInterval(instant("2017-05-10T09:00:00", zone: "America/New_York")))
+        var options = TransitOptions()
+        options.deadline = Date(timeIntervalSinceNow: -1)
+        XCTAssertThrowsError(try router.plan(from: north, to: south, departure: departure, options: options)) {
+            XCTAssertEqual($0 as? TransitError, .timedOut)
+        }
+        XCTAssertThrowsError(try router.earliestArrivals(from: north, departure: departure, to: [south, north], options: options))
+        XCTAssertEqual(router.keptEgressTables, 0, "tables built past the deadline are not kept")
+        let answer = try router.plan(from: north, to: south, departure: departure)
+        XCTAssertGreaterThan(router.keptEgressTables, 0)
+        XCTAssertEqual(answer.primary, try untouched.plan(from: north, to: south, departure: departure).primary)
+        XCTAssertEqual(try router.earliestArrivals(from: north, departure: departure, to: [south, north]).map { try? $0.get() },
+                       try untouched.earliestArrivals(from: north, departure: departure, to: [south, north]).map { try? $0.get() })
     }
 }
