@@ -86,7 +86,7 @@ extension TransitRouter {
             }
         }
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
-        let walkTimes = walksOnly(from: nearest.point, to: walkTargets, within: walkBounds)
+        let walkTimes = try walksOnly(from: nearest.point, to: walkTargets, within: walkBounds, deadline: options.deadline)
         if let deadline = options.deadline, Date() > deadline { throw .timedOut }
         for (i, place) in places.enumerated() {
             guard let ready = prepared[i] else {
@@ -243,12 +243,18 @@ extension TransitRouter {
     /// pair query's own route for each, searched again only where two paths are equally fast), a second's margin over
     /// each bound covering the sums' rounding; without one, one bounded one-to-many foot search. The routes are kept
     /// with their figures, so a refined answer does not search them again.
-    func walksOnly(from start: SearchEndpoint, to targets: [SearchEndpoint], within bounds: [Double]) -> [WalkOnlyAnswer?] {
+    /// Throws `.timedOut` once `deadline` passes (checked between the hierarchy's targets).
+    func walksOnly(from start: SearchEndpoint, to targets: [SearchEndpoint], within bounds: [Double], deadline: Date?) throws(TransitError) -> [WalkOnlyAnswer?] {
         guard !targets.isEmpty else { return [] }
         guard let hierarchy = footRouter.hierarchy else {
             return footOneToMany.routes(from: start, to: targets, within: bounds).map { $0.map { WalkOnlyAnswer(duration: $0.duration, distance: $0.distance, route: nil) } }
         }
-        return hierarchy.routes(from: start, to: targets, within: bounds.map { $0 + 1 }).map { $0.map(WalkOnlyAnswer.init(route:)) }
+        let limit = deadline.map { SearchDeadline(seconds: $0.timeIntervalSinceNow) } ?? .none
+        do {
+            return try hierarchy.routes(from: start, to: targets, within: bounds.map { $0 + 1 }, deadline: limit).map { $0.map(WalkOnlyAnswer.init(route:)) }
+        } catch {
+            throw .timedOut
+        }
     }
 
     /// The summary of a journey's parts without building its legs: arrival, rides, metres walked, first boarding.

@@ -108,7 +108,7 @@ final class HierarchyCorrectnessTests: XCTestCase {
             for start in starts {
                 let all = targets + [start, targets[0]]
                 let limits = all.indices.map { $0 % 2 == 0 ? Double.infinity : Double.random(in: 0...900, using: &random) }
-                assertPairRoutes(search, from: start, to: all, within: limits, name)
+                try assertPairRoutes(search, from: start, to: all, within: limits, name)
             }
         }
         // A street grid mirrored about the equator: its junctions' many equally fast paths are found by the pair search
@@ -129,19 +129,21 @@ final class HierarchyCorrectnessTests: XCTestCase {
         }
         var pairSearches = 0, parted = 0
         for start in points.prefix(20) {
-            pairSearches += assertPairRoutes(search, from: start, to: points, within: Array(repeating: .infinity, count: points.count), "grid")
-            let unresolved = search.routes(from: start, to: points, within: Array(repeating: .infinity, count: points.count), resolvingTies: false).routes
+            pairSearches += try assertPairRoutes(search, from: start, to: points, within: Array(repeating: .infinity, count: points.count), "grid")
+            let unresolved = try search.routes(from: start, to: points, within: Array(repeating: .infinity, count: points.count), resolvingTies: false).routes
             for (j, target) in points.enumerated() where unresolved[j]?.traversals != search.route(from: start, to: target)?.traversals { parted += 1 }
         }
         XCTAssertGreaterThan(pairSearches, 100, "ties are seen")
         XCTAssertGreaterThan(parted, 20, "tied routes taken from the trees would differ from the pair search's")
+        XCTAssertThrowsError(try search.routes(from: points[0], to: points, within: Array(repeating: .infinity, count: points.count),
+                                               deadline: SearchDeadline(seconds: 0))) { XCTAssertEqual($0 as? RoutingError, .timedOut) }
     }
 
     /// Asserts `routes(from:to:within:)` gives the pair routes; returns how many targets needed a pair search.
     @discardableResult
     private func assertPairRoutes(_ search: HierarchySearch, from start: SearchEndpoint, to targets: [SearchEndpoint], within limits: [Double],
-                                  _ name: String, file: StaticString = #filePath, line: UInt = #line) -> Int {
-        let (found, pairSearches) = search.routes(from: start, to: targets, within: limits, resolvingTies: true)
+                                  _ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+        let (found, pairSearches) = try search.routes(from: start, to: targets, within: limits, resolvingTies: true)
         XCTAssertEqual(found.count, targets.count, file: file, line: line)
         for (j, target) in targets.enumerated() {
             let pair = search.route(from: start, to: target)

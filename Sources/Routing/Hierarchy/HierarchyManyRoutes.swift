@@ -7,18 +7,22 @@ extension HierarchySearch {
     /// may get nil. One upward search from `start` serves every target, each target adds its own upward search, and a
     /// route is unpacked from the two searches' parents when it is the only fastest path through the hierarchy; a
     /// target with two equally fast paths (or one on the start's edge) gets its own pair search, which picks the same.
+    /// Throws `RoutingError.timedOut` (or `.cancelled`) once `deadline` passes, checked before each target.
     /// - Complexity: one upward search, plus one upward search per target and one pair search per tie.
-    public func routes(from start: SearchEndpoint, to targets: [SearchEndpoint], within limits: [Double]) -> [SearchResult?] {
-        routes(from: start, to: targets, within: limits, resolvingTies: true).routes
+    public func routes(from start: SearchEndpoint, to targets: [SearchEndpoint], within limits: [Double],
+                       deadline: SearchDeadline = .none) throws(RoutingError) -> [SearchResult?] {
+        try routes(from: start, to: targets, within: limits, deadline: deadline, resolvingTies: true).routes
     }
 
-    /// `routes(from:to:within:)` and how many targets needed a pair search; `resolvingTies: false` (for tests) unpacks
-    /// a tied route from the trees instead, which may be another of the equally fast paths than the pair search's.
-    func routes(from start: SearchEndpoint, to targets: [SearchEndpoint], within limits: [Double],
-                resolvingTies: Bool) -> (routes: [SearchResult?], pairSearches: Int) {
+    /// `routes(from:to:within:deadline:)` and how many targets needed a pair search; `resolvingTies: false` (for
+    /// tests) unpacks a tied route from the trees instead, which may be another of the equally fast paths than the
+    /// pair search's.
+    func routes(from start: SearchEndpoint, to targets: [SearchEndpoint], within limits: [Double], deadline: SearchDeadline = .none,
+                resolvingTies: Bool) throws(RoutingError) -> (routes: [SearchResult?], pairSearches: Int) {
         precondition(limits.count == targets.count, "one limit a target")
+        try deadline.check()
         guard let furthest = limits.max(), furthest > 0 else { return (Array(repeating: nil, count: targets.count), 0) }
-        return treePool.withWorkspace { tree in
+        return try treePool.withWorkspace { tree throws(RoutingError) in
             let ch = hierarchy, ws = tree.pair
             let source = endpoints.source(start)
             tree.begin(ws.forward, marks: tree.forwardTie)
@@ -32,6 +36,7 @@ extension HierarchySearch {
             }
             var routes = [SearchResult?](repeating: nil, count: targets.count), pairSearches = 0
             for (j, end) in targets.enumerated() {
+                try deadline.check()
                 let target = endpoints.target(end)
                 if endpoints.direct(source, target) != nil { routes[j] = route(from: start, to: end); pairSearches += 1; continue }
                 let limit = limits[j] * 1000
