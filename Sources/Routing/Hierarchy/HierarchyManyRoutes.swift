@@ -115,17 +115,12 @@ final class HierarchyTreeWorkspace {
                first: UnsafeBufferPointer<UInt32>, stallArcs: UnsafeBufferPointer<HierarchyArc>, stallFirst: UnsafeBufferPointer<UInt32>,
                go: (Int, Double) -> Bool) {
         let generation = side.generation
-        pop: while let key = side.heap.peekKey {
-            let (_, v32) = side.heap.pop()!
+        while let (key, v32) = side.heap.pop() {
             let v = Int(v32)
             if side.isSettled(v) || key > side.cost[v] { continue }
             guard go(v, key) else { break }
             side.settle(v)
-            for i in Int(stallFirst[v])..<Int(stallFirst[v + 1]) {
-                let arc = stallArcs[i]
-                let u = Int(arc.head)
-                if side.isReached(u) && side.cost[u] + Double(arc.time) < key { continue pop }
-            }
+            if side.isStalled(v, at: key, arcs: stallArcs, first: stallFirst) { continue }
             for i in Int(first[v])..<Int(first[v + 1]) {
                 let arc = arcs[i]
                 let x = Int(arc.head)

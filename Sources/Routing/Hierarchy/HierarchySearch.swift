@@ -150,12 +150,7 @@ public struct HierarchySearch: Sendable {
             let total = key + other.cost[v]
             if total < best { best = total; meeting = v }
         }
-        // Stalled: some higher vertex reaches v more quickly in this direction, so nothing relaxed from v is best.
-        for i in Int(stallFirst[v])..<Int(stallFirst[v + 1]) {
-            let arc = stallArcs[i]
-            let u = Int(arc.head)
-            if side.isReached(u) && side.cost[u] + Double(arc.time) < key { return }
-        }
+        if side.isStalled(v, at: key, arcs: stallArcs, first: stallFirst) { return }
         // A vertex's parent is the index of the arc it was reached by (seeds: -1 - seed index).
         for i in Int(first[v])..<Int(first[v + 1]) {
             let arc = arcs[i]
@@ -219,6 +214,20 @@ public struct HierarchySearch: Sendable {
 
 /// Where unpacking a route found the hierarchy at fault: the rows of the arc.
 struct UnpackFault: Error { let rows: ContractionHierarchy.ArcRows }
+
+extension SearchWorkspace {
+    /// Stall-on-demand: whether a vertex already reached in this direction reaches v, settled at `key`, more quickly
+    /// over one of v's arcs the other way (`arcs`, `first`), so that nothing relaxed from v can be best.
+    @inline(__always)
+    func isStalled(_ v: Int, at key: Double, arcs: UnsafeBufferPointer<HierarchyArc>, first: UnsafeBufferPointer<UInt32>) -> Bool {
+        for i in Int(first[v])..<Int(first[v + 1]) {
+            let arc = arcs[i]
+            let u = Int(arc.head)
+            if isReached(u) && cost[u] + Double(arc.time) < key { return true }
+        }
+        return false
+    }
+}
 
 /// Per-query scratch space of a hierarchy search: one edge-search workspace per direction (over vertices).
 final class HierarchyWorkspace {

@@ -154,17 +154,13 @@ final class UpwardSearch {
             ws.heap.push(seed.time, Int32(seed.vertex))
         }
         var pops = 0
-        pop: while let (key, v32) = ws.heap.pop() {
+        while let (key, v32) = ws.heap.pop() {
             try deadline.check(every: pops)
             pops &+= 1
             let v = Int(v32)
             if ws.isSettled(v) || key > ws.cost[v] { continue }
             ws.settle(v)
-            for i in Int(stallFirst[v])..<Int(stallFirst[v + 1]) {
-                let arc = stallArcs[i]
-                let u = Int(arc.head)
-                if ws.isReached(u) && ws.cost[u] + Double(arc.time) < key { continue pop }
-            }
+            if ws.isStalled(v, at: key, arcs: stallArcs, first: stallFirst) { continue }
             visit(v, key, length[v])
             for i in Int(first[v])..<Int(first[v + 1]) {
                 let arc = arcs[i]
