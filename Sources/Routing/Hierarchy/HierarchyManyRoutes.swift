@@ -121,18 +121,7 @@ final class HierarchyTreeWorkspace {
             guard go(v, key) else { break }
             side.settle(v)
             if side.isStalled(v, at: key, arcs: stallArcs, first: stallFirst) { continue }
-            for i in Int(first[v])..<Int(first[v + 1]) {
-                let arc = arcs[i]
-                let x = Int(arc.head)
-                let candidate = key + Double(arc.time)
-                if !side.isReached(x) || candidate < side.cost[x] {
-                    side.reach(x, cost: candidate, parent: Int32(i))
-                    side.heap.push(candidate, Int32(x))
-                    marks[x] = 0
-                } else if candidate == side.cost[x] {
-                    marks[x] = generation
-                }
-            }
+            side.relax(v, at: key, arcs: arcs, first: first, improved: { x, _ in marks[x] = 0 }, tied: { marks[$0] = generation })
         }
     }
 

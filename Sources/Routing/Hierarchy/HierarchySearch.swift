@@ -11,7 +11,7 @@ public struct HierarchySearch: Sendable {
     let endpoints: HierarchyEndpointBuilder
     /// The `HierarchyStates` vertex of each rank, to check the moves unpacking finds (`ContractionHierarchy.unpack`).
     private let vertexOfRank: [Int32]
-    let pool: WorkspacePool<HierarchyWorkspace>
+    private let pool: WorkspacePool<HierarchyWorkspace>
     /// One-direction scratch space for matrices, kept between calls.
     let upwardPool: WorkspacePool<UpwardSearch>
     /// Scratch space for one-to-many routes (`routes(from:to:within:)`), kept between calls.
@@ -151,16 +151,7 @@ public struct HierarchySearch: Sendable {
             if total < best { best = total; meeting = v }
         }
         if side.isStalled(v, at: key, arcs: stallArcs, first: stallFirst) { return }
-        // A vertex's parent is the index of the arc it was reached by (seeds: -1 - seed index).
-        for i in Int(first[v])..<Int(first[v + 1]) {
-            let arc = arcs[i]
-            let x = Int(arc.head)
-            let candidate = key + Double(arc.time)
-            if !side.isReached(x) || candidate < side.cost[x] {
-                side.reach(x, cost: candidate, parent: Int32(i))
-                side.heap.push(candidate, Int32(x))
-            }
-        }
+        side.relax(v, at: key, arcs: arcs, first: first)
     }
 
     /// The vertex whose arc list (`first`) holds arc index i.
@@ -226,6 +217,26 @@ extension SearchWorkspace {
             if isReached(u) && cost[u] + Double(arc.time) < key { return true }
         }
         return false
+    }
+
+    /// Relaxes the arcs of v, settled at `key` (`arcs`, `first`): a head reached more quickly takes the new cost, the
+    /// arc's index as parent (seeds have -1 - seed index) and a heap entry, then `improved(head, arc)`; a head reached
+    /// again at its cost gets `tied(head)`.
+    @inline(__always)
+    func relax(_ v: Int, at key: Double, arcs: UnsafeBufferPointer<HierarchyArc>, first: UnsafeBufferPointer<UInt32>,
+               improved: (Int, HierarchyArc) -> Void = { _, _ in }, tied: (Int) -> Void = { _ in }) {
+        for i in Int(first[v])..<Int(first[v + 1]) {
+            let arc = arcs[i]
+            let x = Int(arc.head)
+            let candidate = key + Double(arc.time)
+            if !isReached(x) || candidate < cost[x] {
+                reach(x, cost: candidate, parent: Int32(i))
+                heap.push(candidate, Int32(x))
+                improved(x, arc)
+            } else if candidate == cost[x] {
+                tied(x)
+            }
+        }
     }
 }
 

@@ -131,7 +131,7 @@ struct Buckets: Sendable {
 /// One direction's full upward search (no target to stop at), with stall-on-demand: calls `visit` with each
 /// vertex it settles unstalled, its time and length.
 final class UpwardSearch {
-    /// Labels, settled marks and the heap (parents unused).
+    /// Labels, settled marks and the heap (parents kept but unused).
     let labels: SearchWorkspace
     /// Metres along the path to each reached vertex.
     @exclusivity(unchecked) var length: [Double]
@@ -162,16 +162,8 @@ final class UpwardSearch {
             ws.settle(v)
             if ws.isStalled(v, at: key, arcs: stallArcs, first: stallFirst) { continue }
             visit(v, key, length[v])
-            for i in Int(first[v])..<Int(first[v + 1]) {
-                let arc = arcs[i]
-                let x = Int(arc.head)
-                let candidate = key + Double(arc.time)
-                if !ws.isReached(x) || candidate < ws.cost[x] {
-                    ws.reach(x, cost: candidate, parent: -1)
-                    length[x] = length[v] + Double(arc.length) / 1000
-                    ws.heap.push(candidate, Int32(x))
-                }
-            }
+            let lengthAtV = length[v]
+            ws.relax(v, at: key, arcs: arcs, first: first, improved: { x, arc in length[x] = lengthAtV + Double(arc.length) / 1000 })
         }
     }
 }
