@@ -37,12 +37,18 @@ extension TransitRouter {
         let t0 = Int(departure.timeIntervalSince1970.rounded(.up)), t1 = t0 + Int(window.rounded(.down))
         let start = SearchEndpoint(from.nearest, in: graph), end = SearchEndpoint(to.nearest, in: graph)
         let access = walks(at: start, towards: false, maxWalk: options.maxWalk, deadline: options.deadline)
-        // The moments worth leaving, found on the service days around the window's start and end.
+        // The origin moved off a small island, as the pair query moves it when it has no itinerary: its own access walks.
+        let movedStart = from.offIsland.map { SearchEndpoint($0, in: graph) }
+        let movedAccess = movedStart.map { walks(at: $0, towards: false, maxWalk: options.maxWalk, deadline: options.deadline) }
+        // The moments worth leaving, found on the service days around the window's start and end: those that just catch
+        // a vehicle from either origin (a moment at which the pair query leaves from the moved one is among the latter).
         var moments: Set<Int> = [t0]
         for t in Set([t0, t1]) {
             let around = try days(around: t)
-            for d in profile.departures(access: access.map { ($0.stop, $0.seconds) }, from: t0, to: t1, dayStarts: around.dayStarts, active: around.active) {
-                moments.insert(d)
+            for walks in [access, movedAccess ?? []] where !walks.isEmpty {
+                for d in profile.departures(access: walks.map { ($0.stop, $0.seconds) }, from: t0, to: t1, dayStarts: around.dayStarts, active: around.active) {
+                    moments.insert(d)
+                }
             }
         }
         let departures = moments.sorted()
@@ -50,9 +56,9 @@ extension TransitRouter {
         let missing = departures.indices.filter { arrivals[$0] == nil }
         if !missing.isEmpty, from.offIsland != nil || to.offIsland != nil {
             // Those departures have no itinerary at all: the pair query moves its ends off small islands and searches again.
-            let movedStart = SearchEndpoint(from.offIsland ?? from.nearest, in: graph), movedEnd = SearchEndpoint(to.offIsland ?? to.nearest, in: graph)
-            let movedAccess = walks(at: movedStart, towards: false, maxWalk: options.maxWalk, deadline: options.deadline)
-            let again = try windowArrivals(start: movedStart, end: movedEnd, access: movedAccess, departures: missing.map { departures[$0] }, options: options)
+            let movedEnd = SearchEndpoint(to.offIsland ?? to.nearest, in: graph)
+            let again = try windowArrivals(start: movedStart ?? start, end: movedEnd, access: movedAccess ?? access,
+                                           departures: missing.map { departures[$0] }, options: options)
             for (k, i) in missing.enumerated() { arrivals[i] = again[k] }
         }
         var found: [TransitDepartureWindow.Departure] = []

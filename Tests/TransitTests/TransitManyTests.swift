@@ -57,21 +57,31 @@ final class TransitManyTests: XCTestCase {
         _ = walking
     }
 
-    /// The same on Heidelberg with the VRN feed (../shared/data, or WAYFINDER_SHARED_DATA; skipped when absent): a
-    /// dense foot network where the egress walks are cut short and many places are quicker on foot.
-    func testEarliestArrivalsEqualEachPairQueryInHeidelberg() throws {
-        let shared = sharedData
-        let osm = shared + "/osm/heidelberg.osm.pbf", gtfs = shared + "/gtfs/vrn-heidelberg-cut.zip"
-        guard FileManager.default.fileExists(atPath: osm), FileManager.default.fileExists(atPath: gtfs) else {
-            throw XCTSkip("no \(osm) and \(gtfs)")
-        }
+    /// Heidelberg with the VRN feed (../shared/data, or WAYFINDER_SHARED_DATA), imported once for the tests that use
+    /// it; nil when the data is absent.
+    private static let heidelberg: Result<TransitRouter, Error>? = {
+        let osm = sharedData + "/osm/heidelberg.osm.pbf", gtfs = sharedData + "/gtfs/vrn-heidelberg-cut.zip"
+        guard FileManager.default.fileExists(atPath: osm), FileManager.default.fileExists(atPath: gtfs) else { return nil }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-many-heidelberg-\(getpid()).wfg").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var importer = GraphImporter()
-        importer.buildLandmarks = false
-        _ = try importer.run(input: osm, output: path)
-        _ = try TransitImporter().run(feeds: [gtfs], graphPath: path, output: path)
-        let router = try TransitRouter(graph: try RoadGraph(path: path))
+        return Result {
+            var importer = GraphImporter()
+            importer.buildLandmarks = false
+            _ = try importer.run(input: osm, output: path)
+            _ = try TransitImporter().run(feeds: [gtfs], graphPath: path, output: path)
+            return try TransitRouter(graph: try RoadGraph(path: path))
+        }
+    }()
+
+    private func heidelbergRouter() throws -> TransitRouter {
+        guard let router = Self.heidelberg else { throw XCTSkip("no heidelberg.osm.pbf and vrn-heidelberg-cut.zip in \(sharedData)") }
+        return try router.get()
+    }
+
+    /// The same on Heidelberg: a dense foot network where the egress walks are cut short and many places are quicker
+    /// on foot.
+    func testEarliestArrivalsEqualEachPairQueryInHeidelberg() throws {
+        let router = try heidelbergRouter()
         let tt = router.timetable
         var rng = SplitMix64(state: 42)
         var checked = 0, byTransit = 0, walking = 0
@@ -126,6 +136,32 @@ final class TransitManyTests: XCTestCase {
         XCTAssertThrowsError(try router.departureWindow(from: randomCase(router, &rng, places: 0).origin, to: randomCase(router, &rng, places: 0).origin,
                                                         departure: Date(), window: -1)) {
             XCTAssertEqual($0 as? TransitError, .invalidDepartureWindow(seconds: -1))
+        }
+    }
+
+    /// From an origin on a small island of the foot network (a platform the nearest road, whose walks reach one stop
+    /// with a few trips a day), the pair query leaves from the origin moved off the island: the window holds the
+    /// moments that catch a vehicle from there too. Every minute of the window is checked: leaving then, the pair
+    /// query arrives no earlier than the window's departure before it and takes no less than the window's best.
+    func testDepartureWindowFromASmallIslandHoldsTheMovedOriginsDepartures() throws {
+        let router = try heidelbergRouter()
+        let origin = Coordinate(latitude: 49.40996, longitude: 8.69285)  // a platform of Bismarckplatz
+        let destination = Coordinate(latitude: 49.4141167, longitude: 8.6710146)
+        XCTAssertNotNil(try router.endpoint(origin, stop: 0, options: TransitOptions()).offIsland, "the origin lies on a small island")
+        let day = ServiceDay.number(year: 2022, month: 7, day: 12)
+        let start = Date(timeIntervalSince1970: TimeInterval(ServiceDay.start(day, in: router.zones[0]) + 18 * 3600))
+        let window = try router.departureWindow(from: origin, to: destination, departure: start, window: 1800)
+        XCTAssertGreaterThan(window.departures.count, 2, "departures from the moved origin's stops")
+        for d in window.departures {
+            XCTAssertEqual(d.arrival, try router.plan(from: origin, to: destination, departure: d.departure).primary.arrival, "leaving \(d.departure)")
+        }
+        for minute in 0...30 {
+            let leaving = start.addingTimeInterval(TimeInterval(60 * minute))
+            let arrival = try router.plan(from: origin, to: destination, departure: leaving).primary.arrival
+            XCTAssertGreaterThanOrEqual(arrival.timeIntervalSince(leaving), window.best, "leaving \(leaving)")
+            if let before = window.departures.last(where: { $0.departure <= leaving }) {
+                XCTAssertGreaterThanOrEqual(arrival, before.arrival, "leaving \(leaving)")
+            }
         }
     }
 
