@@ -48,7 +48,9 @@ public struct TimetableBuilder {
             timetable.metadata.tripsRead += reader.trips.count
             var feedRuns = try readStopTimes(reader: &reader, timetable: &timetable)
             for i in feedRuns.indices {
-                let text = reader.trips[feedRuns[i].trip].headsign
+                // No trip_headsign (it is optional): the trip's last stop, as riders read a vehicle's destination.
+                let given = reader.trips[feedRuns[i].trip].headsign
+                let text = given.isEmpty ? feedRuns[i].stops.last.map { timetable.metadata.stopNames[$0] } ?? "" : given
                 if let known = headsignIndex[text] { feedRuns[i].headsign = known } else {
                     headsignIndex[text] = timetable.metadata.headsigns.count
                     feedRuns[i].headsign = timetable.metadata.headsigns.count

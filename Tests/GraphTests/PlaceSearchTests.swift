@@ -205,6 +205,41 @@ final class PlaceSearchTests: XCTestCase {
         XCTAssertEqual(restaurant.categoryKey, "amenity")
     }
 
+    /// The kind of place counts beside the text and the distance: a village before a post office of its name, a
+    /// station before its platforms and stop positions, which it stands for (one answer per stop within 400 m, the
+    /// platforms' names holding the station's words); a category browsed near a point comes nearest first, whatever
+    /// the names' lengths. 50 m between cells.
+    func testKindsOfPlacesAndPiecesOfOneStop() throws {
+        let drawing = """
+            a-----------------------b
+            s t u       v           x
+            o           p  q        y
+            """
+        let nodes: [Character: [String: String]] = [
+            "s": ["railway": "station", "public_transport": "station", "name": "Neckartor"],
+            "t": ["public_transport": "stop_position", "name": "Neckartor"],
+            "u": ["public_transport": "platform", "highway": "bus_stop", "name": "Neckartor Bstg A"],
+            "v": ["public_transport": "platform", "name": "Neckartor"],
+            "o": ["amenity": "parking", "name": "Neckartor"],
+            "x": ["place": "village", "name": "Lindau"],
+            "y": ["amenity": "post_office", "name": "Lindau"],
+            "p": ["amenity": "restaurant", "name": "Gasthaus zum Goldenen Hirschen"],
+            "q": ["amenity": "restaurant", "name": "Ox"],
+        ]
+        let xml = DrawnMap.xml(cells: DrawnMap.parse(drawing), gridMetres: 50, ways: [.init("ab", ["highway": "residential", "name": "Uferweg"])],
+                               nodeTags: nodes, relations: [])
+        let map = try PlaceImport(xml: xml)
+        func ids(_ places: [Place]) -> [Int64] { places.map(\.osmID) }
+        // The station stands for t and u (within 400 m); v, 600 m away, is a stop of its own; the car park comes last.
+        XCTAssertEqual(ids(try map.search("Neckartor")), ["s", "v", "o"].map(DrawnMap.osmID(of:)))
+        XCTAssertEqual(ids(try map.search("Neckartor", near: Self.degrees(in: drawing, "v", gridMetres: 50))), ["v", "s", "o"].map(DrawnMap.osmID(of:)))
+        XCTAssertEqual(ids(try map.search("Neckartor Bstg")), [DrawnMap.osmID(of: "u")], "a platform searched by its own name")
+        XCTAssertEqual(ids(try map.search("Lindau")), ["x", "y"].map(DrawnMap.osmID(of:)))
+        // From o, 600 m from p and 750 m from q: nearest first (p's longer name does not push it behind q).
+        let browse = try map.search("", category: "restaurant", near: Self.degrees(in: drawing, "o", gridMetres: 50))
+        XCTAssertEqual(ids(browse), ["p", "q"].map(DrawnMap.osmID(of:)))
+    }
+
     /// Shuffled nodes and ways (not in id order) give the same places.
     func testElementOrderDoesNotChangeThePlaces() throws {
         let sorted = try PlaceImport(xml: Self.drawnXML())
@@ -286,6 +321,13 @@ final class PlaceSearchTests: XCTestCase {
     static func degrees(_ letter: Character) -> (latitude: Double, longitude: Double) {
         let cell = DrawnMap.parse(drawing)[letter]!
         let (latitude, longitude) = DrawnMap.fixedPoint(line: cell.line, column: cell.column)
+        return (Double(latitude) / 1e7, Double(longitude) / 1e7)
+    }
+
+    /// The point of `letter` in another drawing, `gridMetres` between cells.
+    static func degrees(in drawing: String, _ letter: Character, gridMetres: Double) -> (latitude: Double, longitude: Double) {
+        let cell = DrawnMap.parse(drawing)[letter]!
+        let (latitude, longitude) = DrawnMap.fixedPoint(line: cell.line, column: cell.column, gridMetres: gridMetres)
         return (Double(latitude) / 1e7, Double(longitude) / 1e7)
     }
 

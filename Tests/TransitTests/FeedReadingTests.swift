@@ -136,6 +136,18 @@ private extension Error {
     }
 }
 
+/// A trip without a headsign is signed with its last stop.
+final class HeadsignTests: XCTestCase {
+    func testATripWithoutHeadsignHeadsForItsLastStop() throws {
+        let path = try writeFeed(feed(trips: "R1,DAILY,T1,\nR1,DAILY,T2,East\n",
+                                      stopTimes: "T1,08:00:00,08:00:00,A,1\nT1,08:10:00,08:10:00,C,2\nT2,09:00:00,09:00:00,A,1\nT2,09:10:00,09:10:00,B,2\n"))
+        var builder = TimetableBuilder()
+        let timetable = try builder.build(feeds: [path])
+        let signs = (0..<timetable.tripCount).map { timetable.metadata.headsigns[Int(timetable.tripHeadsign[$0])] }
+        XCTAssertEqual(Set(signs), ["Charlie", "East"])
+    }
+}
+
 /// Several feeds merged into one timetable.
 final class MultipleFeedTests: XCTestCase {
     func testTwoFeedsKeepTheirIdsApartAndTheirZones() throws {

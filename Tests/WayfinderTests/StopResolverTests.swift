@@ -11,6 +11,7 @@ final class StopResolverTests: XCTestCase {
     static let drawing = """
     a------------------------------b
     p    q         tu         r  s
+      m  n
     """
 
     static let tags: [Character: [String: String]] = [
@@ -20,6 +21,8 @@ final class StopResolverTests: XCTestCase {
         "r": ["highway": "bus_stop", "name": "Rathaus Nord"],
         "t": ["public_transport": "platform", "name": "Hauptbahnhof"],
         "u": ["public_transport": "platform", "name": "Hauptbahnhof"],
+        "m": ["amenity": "parking", "name": "Marktplatz"],
+        "n": ["railway": "station", "public_transport": "station", "name": "Marktplatz"],
     ]
 
     nonisolated(unsafe) static var drawn: DrawnMap?
@@ -139,6 +142,15 @@ final class StopResolverTests: XCTestCase {
         XCTAssertEqual(stop.place?.name, "Rathaus")
         XCTAssertEqual(stop.coordinate.distance(to: drawn.coordinate("q")), 0, accuracy: 1)
         XCTAssertEqual(try XCTUnwrap(stop.place?.distance), drawn.coordinate("q").distance(to: drawn.coordinate("r")), accuracy: 2)
+    }
+
+    /// Of two places whose whole name matches, the kind counts with the distance: the station 215 m away before the
+    /// car park 113 m away (`PlaceProminence.standing`).
+    func testAStationBeatsANearerCarParkOfItsName() throws {
+        let (drawn, map) = try placesMap()
+        let stop = try StopResolver(map: map).resolve("Marktplatz", near: drawn.coordinate("a"))
+        XCTAssertEqual(stop.place?.category, "station")
+        XCTAssertEqual(stop.coordinate.distance(to: drawn.coordinate("n")), 0, accuracy: 1)
     }
 
     func testATypoResolves() throws {

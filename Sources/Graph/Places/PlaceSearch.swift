@@ -22,8 +22,9 @@ public struct PlaceQuery: Sendable {
 public struct PlaceMatch: Equatable, Sendable {
     /// The place's number in the index (`PlaceIndex.place(_:)`).
     public var place: Int
-    /// How well it matches, higher is better: the text match (1 for every word exact in the name) less a penalty
-    /// that grows with the logarithm of the distance to `near`.
+    /// How well it matches, higher is better: the text match (1 for every word exact in the name) plus the kind of
+    /// place's bonus (`PlaceProminence`: a town, a station) less a penalty that grows with the logarithm of the
+    /// distance to `near`; browsing a category near a point (no words), the distance penalty alone.
     public var score: Double
     /// Metres from `near` (nil without one).
     public var distance: Double?
@@ -54,7 +55,8 @@ public enum PlaceSearchError: Error, Equatable, CustomStringConvertible {
 /// for words of 3+ letters and for the last word; tokens within one edit — insertion, deletion, substitution or
 /// transposition of neighbours — for words of 5+ letters (4 in the query when the token has 5: a deletion), two edits for 9+; for the last word also tokens whose
 /// beginning is that near), then the places that hold a match for every word, ranked by how well and where they
-/// match (name, other names, address, category) and by distance to `near`.
+/// match (name, other names, address, category), by the kind of place (`PlaceProminence`) and by distance to `near`;
+/// one answer stands for the pieces of one street or one transit stop.
 ///
 /// Holds its own work arrays (one slot per place, reused: no allocation per search); one searcher per thread.
 public final class PlaceSearcher {
@@ -72,6 +74,9 @@ public final class PlaceSearcher {
     @exclusivity(unchecked) private var allowed: [Bool]
     @exclusivity(unchecked) private var rows: [Int32] = Array(repeating: 0, count: 3 * (PlaceTextFolding.maximumTokenLength + 8))
     @exclusivity(unchecked) private var best: [(rank: Float, text: Float, place: Int32)] = []
+    /// Per category: its bonus in the ranking (`PlaceProminence.bonus`) and whether it is a piece of a transit stop.
+    private let prominence: [Float]
+    private let stopPiece: [Bool]
 
     /// Most query words used (later ones are ignored).
     public static let maximumWords = 12
@@ -85,6 +90,9 @@ public final class PlaceSearcher {
         matched = Array(repeating: 0, count: index.count)
         score = Array(repeating: 0, count: index.count)
         allowed = Array(repeating: false, count: index.categoryCount)
+        let kinds = (0..<index.categoryCount).map { index.category($0) }
+        prominence = kinds.map { PlaceProminence.bonus(key: $0.key, value: $0.value) }
+        stopPiece = kinds.map { PlaceProminence.isTransitStop(key: $0.key, value: $0.value) }
     }
 
     /// The places matching `query`, best first.
@@ -100,11 +108,20 @@ public final class PlaceSearcher {
         let cosine = near.map { cos($0.latitude * .pi / 180) } ?? 1
 
         best.removeAll(keepingCapacity: true)
-        let keep = limit + 16
+        // Room for the answers that `answers` leaves out (pieces of one street or one stop).
+        let keep = 2 * limit + 32
+        let browsing = words.isEmpty
         func consider(_ place: Int, text: Float) {
-            var rank = text - 0.0005 * Float(min(index.bytes(of: .name, place: place).count, 100))
+            // Browsing a category near a point: nearest first. Else the text match, then the kind of place and the
+            // distance; among equals the shorter name (the closer match).
+            var rank: Float
+            if browsing, near != nil {
+                rank = 0
+            } else {
+                rank = text + prominence[Int(index.categories[place])] - 0.0005 * Float(min(index.bytes(of: .name, place: place).count, 100))
+            }
             if let near {
-                rank -= 0.15 * Float(log10(1 + distance(place, near, cosine) / 100))
+                rank -= Self.distancePenalty(distance(place, near, cosine))
             }
             if best.count == keep, rank <= best[keep - 1].rank { return }
             var position = best.count
@@ -126,6 +143,10 @@ public final class PlaceSearcher {
         }
         return answers(limit: limit, near: near, cosine: cosine)
     }
+
+    /// The rank a place loses at `metres` from the point of the search: 0.15 per tenfold distance beyond 100 m.
+    @inline(__always)
+    static func distancePenalty(_ metres: Double) -> Float { 0.15 * Float(log10(1 + metres / 100)) }
 
     /// Every category with its number of places.
     public func categories() -> [PlaceCategory] { index.categoryList() }
@@ -308,17 +329,33 @@ public final class PlaceSearcher {
     }
 
     /// The best `limit` places kept, without repeated pieces of one street (ways of a `highway` category, the same
-    /// name, within 1 km of an answer already given).
+    /// name, within 1 km of an answer already given) or of one transit stop (platforms, stop positions, stations and
+    /// the feeds' stops whose names hold every word of one given within `PlaceProminence.stopPieceRadius`: after
+    /// "Bismarckplatz", "Heidelberg, Bismarckplatz Bstg A" is one of its platforms).
     private func answers(limit: Int, near: (latitude: Double, longitude: Double)?, cosine: Double) -> [PlaceMatch] {
         var result: [PlaceMatch] = []
+        var stopWords: [Int: [[UInt8]]] = [:]
+        func words(_ place: Int) -> [[UInt8]] {
+            if let known = stopWords[place] { return known }
+            let folded = PlaceTextFolding.tokens(of: String(decoding: index.bytes(of: .name, place: place), as: UTF8.self))
+            stopWords[place] = folded
+            return folded
+        }
         for (rank, text, place) in best {
-            let p = Int(place)
-            if index.sources[p] == PlaceSource.way.rawValue, isHighway(Int(index.categories[p])) {
+            let p = Int(place), category = Int(index.categories[p])
+            let here = (Geo.degrees(index.latitudes[p]), Geo.degrees(index.longitudes[p])), hereCosine = cos(Geo.degrees(index.latitudes[p]) * .pi / 180)
+            if index.sources[p] == PlaceSource.way.rawValue, isHighway(category) {
                 let name = index.bytes(of: .name, place: p)
                 let repeated = result.contains { answer in
                     index.categories[answer.place] == index.categories[p] && index.bytes(of: .name, place: answer.place).elementsEqual(name)
-                        && distance(answer.place, (Geo.degrees(index.latitudes[p]), Geo.degrees(index.longitudes[p])),
-                                    cos(Geo.degrees(index.latitudes[p]) * .pi / 180)) < 1000
+                        && distance(answer.place, here, hereCosine) < 1000
+                }
+                if repeated { continue }
+            }
+            if stopPiece[category], !index.bytes(of: .name, place: p).isEmpty {
+                let repeated = result.contains { answer in
+                    stopPiece[Int(index.categories[answer.place])] && distance(answer.place, here, hereCosine) < PlaceProminence.stopPieceRadius
+                        && words(answer.place).allSatisfy(words(p).contains)
                 }
                 if repeated { continue }
             }

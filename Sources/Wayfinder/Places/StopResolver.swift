@@ -90,7 +90,9 @@ public struct StopResolutionError: Error, Equatable, Sendable, CustomStringConve
 ///
 /// Route relations are never taken (their centre is a point somewhere along the line). "Best" is, in order: a match of the whole name (the name or one of its other names folds to exactly the words
 /// given) before any other; then the higher text score (`PlaceMatch.textScore`: exact words before beginnings
-/// before near spellings, the name before other names before the address); then the nearer to the reference point.
+/// before near spellings, the name before other names before the address); then the kind of place and the distance
+/// to the reference point together, as the place search ranks them (`PlaceProminence.standing`: a station before the
+/// pedestrian square of its name next to it, the nearer of two alike).
 /// With `strictNames`, a name whose best matches (the same whole-name rank and text score) lie more than
 /// `ambiguityDistance` apart is an error listing them (same-named platforms of one station are not ambiguous).
 public struct StopResolver: Sendable {
@@ -194,8 +196,10 @@ public struct StopResolver: Sendable {
             if !Self.canBeStop(place) { continue }
             let whole = ([place.name] + place.otherNames).contains { PlaceTextFolding.tokens(of: $0) == words }
             let point = Coordinate(latitude: place.latitude, longitude: place.longitude)
+            let metres = Self.metres(reference, point)
             candidates.append(Candidate(place: place, whole: whole, text: Int((match.textScore * 1000).rounded()),
-                                        distance: Self.metres(reference, point)))
+                                        standing: PlaceProminence.standing(key: place.categoryKey, value: place.category, metres: metres),
+                                        distance: metres))
         }
         candidates.sort(by: Candidate.better)
         guard let best = candidates.first else {
@@ -278,6 +282,8 @@ public struct StopResolver: Sendable {
         var whole: Bool
         /// The text score in thousandths (so equal scores compare equal).
         var text: Int
+        /// The kind's bonus less the distance penalty (`PlaceProminence.standing`), higher first.
+        var standing: Double
         /// Metres from the reference point.
         var distance: Double
 
@@ -287,6 +293,7 @@ public struct StopResolver: Sendable {
         static func better(_ a: Candidate, _ b: Candidate) -> Bool {
             if a.whole != b.whole { return a.whole }
             if a.text != b.text { return a.text > b.text }
+            if a.standing != b.standing { return a.standing > b.standing }
             if a.distance != b.distance { return a.distance < b.distance }
             return a.place.index < b.place.index
         }
