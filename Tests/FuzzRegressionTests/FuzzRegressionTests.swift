@@ -19,6 +19,7 @@ final class FuzzRegressionTests: XCTestCase {
 
     func testEveryTargetRunsItsSeedsAndPastCrashes() throws {
         XCTAssertTrue(FuzzTarget.prepare(), "the OSRM service over Monaco could not be made: the osrm-url target would test nothing")
+        XCTAssertTrue(FuzzTarget.searchesPlaces, "the service has no place index: the /search/v1 inputs would test only its refusal")
         var replayed = 0
         for target in FuzzTarget.allCases {
             for file in inputs(target) {

@@ -27,7 +27,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case graphFile = "graph-file"
     /// An encoded polyline at precision 5 and 6.
     case polyline
-    /// An HTTP request line (`/route/v1/driving/…?…`) answered by the OSRM-compatible service over Monaco.
+    /// An HTTP request line (`/route/v1/driving/…?…`, `/search/v1?q=…`) answered by the OSRM-compatible service over
+    /// Monaco, whose graph file has a place index.
     case osrmURL = "osrm-url"
     /// A batch job file (NDJSON or CSV), read to the end.
     case batchJobs = "batch-jobs"
@@ -190,6 +191,12 @@ extension FuzzTarget {
         return service != nil
     }
 
+    /// Whether the service answers a place search (its graph file has the place index the `/search/v1` seeds need).
+    public static var searchesPlaces: Bool {
+        guard prepare(), let service else { return false }
+        return service.respond(to: HTTPRequest(method: "GET", path: "/search/v1", query: [("q", "casino")])).status == 200
+    }
+
     static func osrmURL(_ data: UnsafeRawBufferPointer) {
         if service == nil { service = makeService() }
         guard let service else { return }
@@ -227,14 +234,18 @@ extension FuzzTarget {
         return "\(folder)/wayfinder-fuzz-\(getpid())-\(name)"
     }
 
-    /// The Monaco sample imported into a scratch file (WAYFINDER_FUZZ_GRAPH names a graph file to use instead).
+    /// The Monaco sample imported into a scratch file with its place index (WAYFINDER_FUZZ_GRAPH names a graph file to
+    /// use instead).
     static func makeService() -> WayfinderService? {
         var path = ProcessInfo.processInfo.environment["WAYFINDER_FUZZ_GRAPH"]
         if path == nil, let sample = sampleURL("monaco.osm.gz") {
+            // As `wayfinder import` makes it, with the place index (so `/search/v1` reaches the searcher), without the
+            // landmarks and hierarchies (quicker to make; the routes come from A*).
             let output = scratchPath("service.wfg")
-            var importer = GraphImporter()
-            importer.buildLandmarks = false
-            do { _ = try importer.run(input: sample.path, output: output) } catch { return nil }
+            var options = MapImporter.Options()
+            options.landmarks = false
+            options.contractionHierarchies = false
+            do { _ = try MapImporter(options: options).run(input: sample.path, output: output) } catch { return nil }
             path = output
         }
         guard let path, let map = try? OfflineMap(contentsOf: URL(fileURLWithPath: path)) else { return nil }
