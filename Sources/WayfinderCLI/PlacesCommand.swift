@@ -61,7 +61,12 @@ enum PlacesCommand {
         case "json": print(String(decoding: LocalSearchEncoder.json(response), as: UTF8.self))
         case "geojson": print(String(decoding: LocalSearchEncoder.geoJSON(response), as: UTF8.self))
         default:
-            if response.mapItems.isEmpty { print("no places match"); return }
+            if response.mapItems.isEmpty {
+                let words = request.naturalLanguageQuery
+                let spellings = words.isEmpty ? [] : StopResolver(map: map).suggestions(for: words, near: request.near)
+                print("no places match" + (spellings.isEmpty ? "" : " (did you mean \(spellings.map { "\"\($0)\"" }.joined(separator: ", "))?)"))
+                return
+            }
             for item in response.mapItems {
                 var line = item.name.isEmpty ? "(\(item.address))" : item.name
                 line += "  [\(item.category)]"

@@ -27,6 +27,11 @@ final class PlacesCommandTests: CLITestCase {
         let pino = try run(["places", "--graph", graph, "--near", "43.7327812,7.4194336", "pizza"])
         XCTAssertTrue(pino.stdout.hasPrefix("Pizza Pino"), pino.stdout)
 
+        // Too far from every name for the search (three typos): it says so, and suggests the nearest spellings.
+        let none = try run(["places", "--graph", graph, "Kasinnno"])
+        XCTAssertEqual(none.status, 0, none.stderr)
+        XCTAssertTrue(none.stdout.hasPrefix("no places match (did you mean \"Casino\""), none.stdout)
+
         let categories = try run(["places", "--graph", graph, "--categories"])
         XCTAssertEqual(categories.status, 0, categories.stderr)
         XCTAssertTrue(categories.stdout.contains("amenity=restaurant"), categories.stdout)

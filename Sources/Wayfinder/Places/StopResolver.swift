@@ -218,6 +218,16 @@ public struct StopResolver: Sendable {
         return ResolvedStop(text: text, coordinate: best.coordinate, source: .placeIndex, place: best.item)
     }
 
+    /// Up to 5 names of the map's place index spelt most like `name` (for a search that found nothing), searched near
+    /// `reference` (nil: the map's centre); none when the map has no readable place index.
+    public func suggestions(for name: String, near reference: Coordinate? = nil) -> [String] {
+        guard let pool = try? map.placeSearchers() else { return [] }
+        let searcher = pool.borrow()
+        defer { pool.giveBack(searcher) }
+        let point = reference ?? mapCentre
+        return suggestions(for: name, searcher: searcher, near: (latitude: point.latitude, longitude: point.longitude))
+    }
+
     /// The names to suggest for a name that matches nothing: the places found with each word replaced by the
     /// index's nearest spellings (up to 3 edits), and by each word on its own, ranked by how few edits turn their
     /// folded name into the folded text given; up to 5.
