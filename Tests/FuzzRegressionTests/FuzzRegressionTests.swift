@@ -35,7 +35,13 @@ final class FuzzRegressionTests: XCTestCase {
         let tiny = Self.folder.appendingPathComponent("Graphs/monaco-tiny.osm").path
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-regression-\(UUID().uuidString).wfg").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        _ = try GraphImporter().run(input: tiny, output: output)
+        // With its place index, as `wayfinder import` writes it (the target also searches it).
+        let collector = PlaceCollector()
+        var importer = GraphImporter()
+        importer.places = collector
+        importer.extensions = [PlaceIndexExtension(collector: collector)]
+        _ = try importer.run(input: tiny, output: output)
+        XCTAssertTrue(PlaceIndex.isPresent(in: try GraphFile(path: output)))
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
         XCTAssertGreaterThan(bytes.count, 1000)
         FuzzTarget.graphFile.run(bytes)

@@ -23,7 +23,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case gtfsZip = "gtfs-zip"
     /// One GTFS CSV table (the RFC 4180 reader), with its columns read as numbers and strings.
     case csv
-    /// A graph file: opened (verified as a route would) and, when it opens, a route on it and a snap.
+    /// A graph file: opened (verified as a route would) and, when it opens, a route on it and a snap, and a few
+    /// searches of its place index when it has one that opens.
     case graphFile = "graph-file"
     /// An encoded polyline at precision 5 and 6.
     case polyline
@@ -158,6 +159,16 @@ extension FuzzTarget {
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
         defer { unlink(path) }
         guard let graph = try? RoadGraph(path: path) else { return }
+        // Its place index, when it has one that opens: a few searches (words, a typo, a category near a point).
+        if PlaceIndex.isPresent(in: graph.file), let index = try? PlaceIndex(file: graph.file, verifyingChecksums: false) {
+            let searcher = PlaceSearcher(index: index)
+            let categories = index.categoryList()
+            for query in [PlaceQuery("casino monte"), PlaceQuery("restaurnt", near: (43.73, 7.42)),
+                          PlaceQuery("", category: categories.first?.value, near: (43.73, 7.42), limit: 50)] {
+                _ = try? searcher.search(query)
+            }
+            _ = searcher.closestTokens(to: "kasinno", maxDistance: 3, limit: 3)
+        }
         for profile in graph.profiles.map(\.profile.name) {
             guard let router = try? Router(graph: graph, profile: profile) else { continue }
             let box = (graph.metadata.statistics.minLatitude, graph.metadata.statistics.minLongitude,
