@@ -58,7 +58,7 @@ public enum PlaceSearchError: Error, Equatable, CustomStringConvertible {
 /// match (name, other names, address, category), by the kind of place (`PlaceProminence`) and by distance to `near`;
 /// one answer stands for the pieces of one street or one transit stop.
 ///
-/// Holds its own work arrays (one slot per place, reused: no allocation per search); one searcher per thread.
+/// Holds its own work arrays (one slot per place, reused: nothing allocated per place scored); one searcher per thread.
 public final class PlaceSearcher {
     public let index: PlaceIndex
 
