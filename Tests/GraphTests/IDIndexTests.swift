@@ -26,6 +26,23 @@ final class IDIndexTests: XCTestCase {
         return queries
     }
 
+    /// Sorted ids grown past those the index was built on (nodes read after it, in order): covered and later ids
+    /// are found, absent ones are not.
+    func testGrownSortedIDs() {
+        var random = SeededRandom(seed: 21)
+        var ids: [Int64] = []
+        var next: Int64 = -50
+        for _ in 0..<3000 { next += Int64(random.below(40)) + 1; ids.append(next) }
+        for covered in [1, 10, 1500, 2999, 3000] {
+            let index = ids.withUnsafeBufferPointer { IDIndex(ids: UnsafeBufferPointer(rebasing: $0[0..<covered]), sorted: true) }
+            ids.withUnsafeBufferPointer { buffer in
+                for id in queries(around: ids, random: &random) {
+                    XCTAssertEqual(index.position(of: id, inGrown: buffer), expected(id, in: ids), "id \(id), \(covered) covered")
+                }
+            }
+        }
+    }
+
     func testDenseSparseClusteredAndNegativeIDs() {
         var random = SeededRandom(seed: 15)
         var sets: [[Int64]] = [[], [7], Array(1...3000)]

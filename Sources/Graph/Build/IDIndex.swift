@@ -75,4 +75,17 @@ struct IDIndex {
             }
         }
     }
+
+    /// `position(of:in:)` over sorted `ids` that have grown past the covered ones since the index was built (ids
+    /// appended in increasing order): an id beyond the covered ones is found by bisection of the rest.
+    @inline(__always)
+    func position(of id: Int64, inGrown ids: UnsafeBufferPointer<Int64>) -> Int? {
+        if count == ids.count || (count > 0 && id <= ids[count - 1]) { return position(of: id, in: ids) }
+        var low = count, high = ids.count
+        while low < high {
+            let mid = (low + high) >> 1
+            if ids[mid] < id { low = mid + 1 } else { high = mid }
+        }
+        return low < ids.count && ids[low] == id ? low : nil
+    }
 }

@@ -59,18 +59,10 @@ final class OSMCollector: OSMElementHandler {
             // A way's next node is mostly the node read after its last one (drawn together).
             let next = lastNodePosition + 1
             if nodesSorted, next < count, ids[next] == id { lastNodePosition = next; return next }
-            let lookup = nodeLookup!
-            if lookup.count == count || id <= ids[lookup.count - 1] {
-                let found = lookup.position(of: id, in: ids)
-                if let found { lastNodePosition = found }
-                return found
-            }
-            var low = lookup.count, high = count
-            while low < high {
-                let mid = (low + high) >> 1
-                if ids[mid] < id { low = mid + 1 } else { high = mid }
-            }
-            return low < count && ids[low] == id ? low : nil
+            // Nodes read since the look-up was built (only when in id order) are after its own.
+            let found = nodeLookup!.position(of: id, inGrown: ids)
+            if let found, found < nodeLookup!.count { lastNodePosition = found }
+            return found
         }
     }
 
