@@ -83,7 +83,7 @@ extension TransitTrip {
                     let line = [ride.routeShortName, ride.routeLongName].filter { !$0.isEmpty }.joined(separator: " ")
                     steps.append(RouteStep(maneuver: .depart, name: line, ref: ride.routeShortName, distance: leg.distance,
                                            expectedTravelTime: leg.duration, location: leg.from.coordinate, bearingBefore: 0, bearingAfter: 0,
-                                           instructions: "Take the \(ride.mode) \(line)\(ride.headsign.isEmpty ? "" : " towards \(ride.headsign)") from \(leg.from.name) to \(leg.to.name) (\(ride.numberOfStops) stops)",
+                                           instructions: "Take the \(ride.mode) \(line)\(ride.towards) from \(leg.from.name) to \(leg.to.name) (\(ride.numberOfStops) stops)",
                                            geometry: leg.geometry))
                 } else {
                     steps += leg.steps

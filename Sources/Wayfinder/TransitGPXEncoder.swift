@@ -24,7 +24,7 @@ public struct TransitGPXEncoder: Sendable {
         for leg in legs {
             let title: String
             if let ride = leg.ride {
-                title = "\(ride.mode) \([ride.routeShortName, ride.routeLongName].filter { !$0.isEmpty }.joined(separator: " "))\(ride.headsign.isEmpty ? "" : " towards \(ride.headsign)")"
+                title = "\(ride.mode) \([ride.routeShortName, ride.routeLongName].filter { !$0.isEmpty }.joined(separator: " "))\(ride.towards)"
             } else {
                 title = "walk \(Int(leg.distance.rounded())) m"
             }

@@ -45,7 +45,7 @@ public struct TransitTextEncoder: Sendable {
         let times = "  \(clock(leg.departure, tz))–\(clock(leg.arrival, tz))  "
         if let ride = leg.ride {
             let name = [ride.routeShortName, ride.routeLongName].filter { !$0.isEmpty }.joined(separator: " ")
-            return times + "\(ride.mode) \(name)\(ride.headsign.isEmpty ? "" : " towards \(ride.headsign)") (\(ride.agency)): board at \(leg.from.name), "
+            return times + "\(ride.mode) \(name)\(ride.towards) (\(ride.agency)): board at \(leg.from.name), "
                 + "alight at \(leg.to.name) after \(ride.numberOfStops) stop\(ride.numberOfStops == 1 ? "" : "s")"
         }
         return times + "walk \(distance(leg.distance)) (\(duration(leg.duration))) from \(leg.from.name) to \(leg.to.name)"
@@ -61,4 +61,9 @@ public struct TransitTextEncoder: Sendable {
         let s = Int(seconds.rounded())
         return s >= 3600 ? "\(s / 3600) h \(s % 3600 / 60) min" : (s >= 60 ? "\(s / 60) min" : "\(s) s")
     }
+}
+
+extension TransitLeg.Ride {
+    /// ` towards HEADSIGN`, as every description of a ride reads it; empty when the ride has no headsign.
+    var towards: String { headsign.isEmpty ? "" : " towards \(headsign)" }
 }

@@ -64,7 +64,7 @@ enum PlacesCommand {
             if response.mapItems.isEmpty {
                 let words = request.naturalLanguageQuery
                 let spellings = words.isEmpty ? [] : StopResolver(map: map).suggestions(for: words, near: request.near)
-                print("no places match" + (spellings.isEmpty ? "" : " (did you mean \(spellings.map { "\"\($0)\"" }.joined(separator: ", "))?)"))
+                print("no places match" + StopResolutionError.didYouMean(spellings))
                 return
             }
             for item in response.mapItems {

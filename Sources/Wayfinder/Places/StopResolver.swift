@@ -59,13 +59,17 @@ public struct StopResolutionError: Error, Equatable, Sendable, CustomStringConve
 
     public init(text: String, reason: Reason, stopIndex: Int? = nil) { self.text = text; self.reason = reason; self.stopIndex = stopIndex }
 
+    /// ` (did you mean "A", "B"?)` for names to suggest; empty for none.
+    public static func didYouMean(_ suggestions: [String]) -> String {
+        suggestions.isEmpty ? "" : " (did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?)"
+    }
+
     public var description: String {
         let stop = file.map { "\($0):\(line.map(String.init) ?? ""): " } ?? stopIndex.map { "stop \($0 + 1) " } ?? ""
         switch reason {
         case let .invalidCoordinate(error): return stop + error.description
         case let .noMatch(suggestions):
-            let hint = suggestions.isEmpty ? "; `wayfinder places --graph G WORDS` searches the map's places"
-                : " (did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?)"
+            let hint = suggestions.isEmpty ? "; `wayfinder places --graph G WORDS` searches the map's places" : Self.didYouMean(suggestions)
             return "\(stop)'\(text)' is not lat,lon and no place on the map has that name\(hint)"
         case let .ambiguous(candidates, count):
             let lines = candidates.map { c in
