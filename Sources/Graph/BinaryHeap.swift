@@ -26,38 +26,48 @@ public struct BinaryHeap<Key: Comparable, Element> {
         elements.removeAll(keepingCapacity: true)
     }
 
-    /// Adds `element` with priority `key`.
+    /// Adds `element` with priority `key`: it rises past every parent with a greater key.
+    /// - Complexity: O(log n); the pair is moved into the hole once, no swaps.
     @inlinable public mutating func push(_ key: Key, _ element: Element) {
         keys.append(key)
         elements.append(element)
-        var i = keys.count - 1
-        while i > 0 {
-            let parent = (i - 1) >> 1
-            if !(keys[i] < keys[parent]) { break }
-            keys.swapAt(i, parent)
-            elements.swapAt(i, parent)
-            i = parent
+        keys.withUnsafeMutableBufferPointer { k in
+            elements.withUnsafeMutableBufferPointer { e in
+                var i = k.count - 1
+                while i > 0 {
+                    let parent = (i - 1) >> 1
+                    if !(key < k[parent]) { break }
+                    k[i] = k[parent]; e[i] = e[parent]
+                    i = parent
+                }
+                k[i] = key; e[i] = element
+            }
         }
     }
 
-    /// Removes and returns the pair with the smallest key.
+    /// Removes and returns the pair with the smallest key. The last pair fills the root's place and sinks, at each
+    /// level to the left child when its key is less, then to the right child when its key is less still: among
+    /// equal keys, the same pair comes out whatever the order of the storage's moves.
+    /// - Complexity: O(log n); the pair is moved into the hole once, no swaps.
     @inlinable public mutating func pop() -> (key: Key, element: Element)? {
         guard let key = keys.first, let element = elements.first else { return nil }
         let lastKey = keys.removeLast(), lastElement = elements.removeLast()
-        if !keys.isEmpty {
-            keys[0] = lastKey
-            elements[0] = lastElement
-            var i = 0
-            let count = keys.count
-            while true {
-                let left = 2 * i + 1, right = left + 1
-                var smallest = i
-                if left < count && keys[left] < keys[smallest] { smallest = left }
-                if right < count && keys[right] < keys[smallest] { smallest = right }
-                if smallest == i { break }
-                keys.swapAt(i, smallest)
-                elements.swapAt(i, smallest)
-                i = smallest
+        let count = keys.count
+        if count > 0 {
+            keys.withUnsafeMutableBufferPointer { k in
+                elements.withUnsafeMutableBufferPointer { e in
+                    var i = 0
+                    while true {
+                        let left = 2 * i + 1, right = left + 1
+                        var smallest = i, least = lastKey
+                        if left < count && k[left] < least { smallest = left; least = k[left] }
+                        if right < count && k[right] < least { smallest = right }
+                        if smallest == i { break }
+                        k[i] = k[smallest]; e[i] = e[smallest]
+                        i = smallest
+                    }
+                    k[i] = lastKey; e[i] = lastElement
+                }
             }
         }
         return (key, element)
