@@ -76,6 +76,9 @@ final class FuzzRegressionTests: XCTestCase {
             (.batchJobs, "id,stops\n\"open quote,1,2\nnext,\"1,2;3,4\"\n"),
             (.httpHead, "\u{7f}GET http://host?x=1 HTTP/1.1\r\nHost: a\r\n\r\nGET " + String(repeating: " ", count: 400) + "/ HTTP/1.1\r\n\r\n"),
             (.httpHead, "\u{0}GET / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n"),
+            (.placesFile, "name,lat,lon,subtitle\n\"" + String(repeating: "é\u{301}", count: 500) + "\",91,181\n,nan,inf\n1e400,-1e400,x\n"),
+            (.placesFile, String(repeating: "Casino\n", count: 50) + "\u{0}\r\u{FEFF}\n\"\n"),
+            (.placesFile, "lat,lon\n" + String(repeating: "ǅ", count: 4097) + "\nc a s i n o\n-0,-0\n"),
         ]
         for (target, text) in cases { target.run(Array(text.utf8)) }
     }

@@ -35,6 +35,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case batchJobs = "batch-jobs"
     /// HTTP request heads through the server's parser, as a connection reads them, whole and cut in two (HTTPHeadTarget.swift).
     case httpHead = "http-head"
+    /// A places file (`eta --to-file`, `matrix`, `trip`, `batch --places`, the map page's favourites) through its
+    /// reader, and each row's name resolved against Monaco's place index (loose and strict, with suggestions).
+    case placesFile = "places-file"
 
     /// Runs the target once on `data`.
     public func run(_ data: UnsafeRawBufferPointer) {
@@ -48,6 +51,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .osrmURL: FuzzTarget.osrmURL(data)
         case .batchJobs: FuzzTarget.batchJobs(data)
         case .httpHead: FuzzTarget.httpHead(data)
+        case .placesFile: FuzzTarget.placesFile(data)
         }
     }
 
@@ -233,6 +237,35 @@ extension FuzzTarget {
         guard let reader = try? JobReader(path: path, places: PlaceBook(["Port": Coordinate(latitude: 43.7312, longitude: 7.4197)])) else { return }
         var count = 0
         while let item = reader.next(), count < 100_000 { count += 1; _ = item.id }
+    }
+
+    /// The rows of a places file, then (for at most 20 of them) the resolver's answer for each row as a file gives it
+    /// and for its name as a stop typed on the command line, loosely and with `--strict-names`, and the spellings a
+    /// name that matches nothing would be offered. Answers must lie on the map's roads' side of the world: a
+    /// coordinate the resolver hands back is checked to be a valid one.
+    static func placesFile(_ data: UnsafeRawBufferPointer) {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let rows = try? PlacesFile.parseRows(text, file: "fuzz", maxNameBytes: 4096) else { return }
+        for row in rows {
+            if let c = row.coordinate, !(c.latitude.isFinite && c.longitude.isFinite && abs(c.latitude) <= 90 && abs(c.longitude) <= 180) {
+                fatalError("places file row \(row.line) gave an invalid coordinate \(c)")
+            }
+        }
+        if service == nil { service = makeService() }
+        guard let map = service?.map else { return }
+        let loose = StopResolver(map: map), strict = StopResolver(map: map, strictNames: true)
+        let some = Array(rows.prefix(20))
+        for resolver in [loose, strict] {
+            if let places = try? resolver.resolve(rows: some, file: "fuzz") {
+                precondition(places.count == some.count, "the resolver answered \(places.count) places for \(some.count) rows")
+            }
+            for row in some.prefix(5) {
+                if let stop = try? resolver.resolve(row.name) {
+                    precondition(stop.coordinate.latitude.isFinite && stop.coordinate.longitude.isFinite, "a resolved stop without a position")
+                }
+            }
+        }
+        for row in some.prefix(3) { _ = loose.suggestions(for: row.name) }
     }
 
     // MARK: Support
