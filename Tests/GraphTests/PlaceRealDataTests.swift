@@ -5,6 +5,9 @@ import XCTest
 /// The place index of real extracts: the counts of names, restaurants and house numbers agree with an independent
 /// count over the XML (a Python `xml.etree.iterparse` script: every element with a `name`, with
 /// `amenity=restaurant`, with `addr:housenumber`), and every name is found by searching for it, also with a typo.
+/// The named count leaves out what the index leaves out, counted by the same script: relations that group lines or
+/// data (`type=route|network|TMC|level|associatedStreet|restriction…`; Liechtenstein 232 of 3,216 names with the
+/// next, Monaco 28 of 594) and, unless addressed, railway switches, signals, crossings and things not built.
 final class PlaceRealDataTests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -16,12 +19,12 @@ final class PlaceRealDataTests: XCTestCase {
 
     func testLiechtenstein() throws {
         let map = try PlaceImport(input: try Self.input("../shared/data/osm/liechtenstein.osm.bz2"))
-        try check(map, names: 3_216, restaurants: 46, houseNumbers: 1_008)
+        try check(map, names: 3_216 - 232, restaurants: 46, houseNumbers: 1_008)
     }
 
     func testMonaco() throws {
         let map = try PlaceImport(input: try Self.input("Data/monaco.osm.gz"))
-        try check(map, names: 594, restaurants: 22, houseNumbers: 26)
+        try check(map, names: 594 - 28, restaurants: 22, houseNumbers: 26)
     }
 
     private func check(_ map: PlaceImport, names: Int, restaurants: Int, houseNumbers: Int, file: StaticString = #filePath, line: UInt = #line) throws {

@@ -240,6 +240,52 @@ final class PlaceSearchTests: XCTestCase {
         XCTAssertEqual(ids(browse), ["p", "q"].map(DrawnMap.osmID(of:)))
     }
 
+    /// What is no place one goes to is not indexed: a bus route and its route master (whose centre lies anywhere
+    /// along the line), a TMC location, a building level, an associatedStreet repeating its street, a railway switch
+    /// numbered "69", an unaddressed level crossing; the stop area, its platform, a multipolygon and the street are.
+    /// A misspelt stop name finds the stop, not the line that serves it. 50 m between cells.
+    func testGroupingRelationsAndRailwayEquipmentAreNoPlaces() throws {
+        let drawing = """
+            a-----------------b
+            s   w   z
+            g---h
+            |   |
+            j---i
+            """
+        let nodes: [Character: [String: String]] = [
+            "s": ["public_transport": "platform", "highway": "bus_stop", "name": "Bismarckplatz"],
+            "w": ["railway": "switch", "name": "69", "ref": "69"],
+            "z": ["railway": "level_crossing", "name": "Bismarckplatz"],
+        ]
+        let ways: [DrawnMap.Way] = [
+            .init("ab", ["highway": "residential", "name": "Uferweg"]),
+            .init("ghijg", [:], id: 950),
+        ]
+        let relations: [DrawnMap.Relation] = [
+            .init(members: [.way("ab", role: ""), .node("s", role: "platform")],
+                  tags: ["type": "route", "route": "bus", "ref": "39", "name": "Bus 39: Bismarckplatz => Königstuhl"]),
+            .init(members: [.wayID(950, role: "")], tags: ["type": "route_master", "route_master": "bus", "name": "Bus 39"]),
+            .init(members: [.node("s", role: "")], tags: ["type": "TMC", "name": "Bismarckplatz"]),
+            .init(members: [.wayID(950, role: "")], tags: ["type": "level", "level": "0", "name": "Erdgeschoss"]),
+            .init(members: [.way("ab", role: "street")], tags: ["type": "associatedStreet", "name": "Uferweg"]),
+            .init(members: [.node("s", role: "platform")],
+                  tags: ["type": "public_transport", "public_transport": "stop_area", "name": "Bismarckplatz"], id: 301),
+            .init(members: [.wayID(950, role: "outer")], tags: ["type": "multipolygon", "shop": "department_store", "name": "Kaufhof"], id: 302),
+        ]
+        let xml = DrawnMap.xml(cells: DrawnMap.parse(drawing), gridMetres: 50, ways: ways, nodeTags: nodes, relations: relations)
+        let map = try PlaceImport(xml: xml)
+        let indexed = (0..<map.index.count).map { map.index.place($0) }.map { "\($0.source.name) \($0.name)" }.sorted()
+        XCTAssertEqual(indexed, ["node Bismarckplatz", "relation Bismarckplatz", "relation Kaufhof", "way Uferweg"])
+        let found = try map.search("bismarkplatz")
+        XCTAssertFalse(found.isEmpty)
+        XCTAssertTrue(found.allSatisfy { $0.name == "Bismarckplatz" }, "\(found.map(\.name))")
+        XCTAssertEqual(try map.search("Bus 39").filter { $0.name.hasPrefix("Bus") }.map(\.name), [])
+        XCTAssertEqual(try map.search("Erdgeschoss").map(\.name), [])
+        XCTAssertEqual(try map.search("69").map(\.name), [])
+        XCTAssertEqual(try map.search("Uferweg").map(\.source), [.way])
+        XCTAssertEqual(try map.search("Kaufhof").first?.source, .relation)
+    }
+
     /// Shuffled nodes and ways (not in id order) give the same places.
     func testElementOrderDoesNotChangeThePlaces() throws {
         let sorted = try PlaceImport(xml: Self.drawnXML())

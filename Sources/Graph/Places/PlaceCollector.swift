@@ -3,11 +3,13 @@ import OSM
 /// Gathers, during the collector's one pass over the OSM input, every place the search index holds: each node, way
 /// and relation with a `name`, an address (`addr:*`) or a category tag (`amenity`, `shop`, `tourism`, `leisure`,
 /// `office`, `highway=bus_stop`, `railway=station|halt|tram_stop`, `public_transport`, `place`); and, through
-/// `addTransitStop`, the stops of GTFS feeds.
+/// `addTransitStop`, the stops of GTFS feeds. Left out: relations that group lines or data (`groupingRelationTypes`:
+/// bus and hiking routes, TMC, building levels) and, unless addressed, railway equipment and things not built
+/// (`isNoDestination`).
 ///
 /// A way's point is the mean of its nodes (an area's centroid) when it is closed, its middle node when open; a
 /// relation's is its `label` or `admin_centre` node, else the mean of its member ways' nodes (weighted by their node
-/// counts; a road member, whose nodes the collector keeps, counts as its middle node). For that, the mean of every
+/// counts; a road member, whose nodes the collector keeps, counts as its middle node), else of its member nodes. For that, the mean of every
 /// way without a `highway` tag is kept (20 bytes a way) until the relations are read. Nodes are found in the collector's node
 /// arrays through its id look-up (`OSMCollector.nodePosition(of:)`, shared with the graph builder).
 public final class PlaceCollector {
@@ -129,11 +131,39 @@ public final class PlaceCollector {
             }
         }
         let (key, value) = category.tag.map { (tags[$0].key, tags[$0].value) } ?? (hasAddress ? ("addr", "address") : ("", "other"))
+        if !hasAddress, isNoDestination(key: key, value: value) { return nil }
         return CollectedPlace(
             source: type, osmID: id, latitudeE7: 0, longitudeE7: 0, name: name, otherNames: others,
             categoryKey: key, categoryValue: value,
             houseNumber: houseNumber ?? "", street: street ?? place ?? "",
             postcode: postcode ?? "", city: city ?? "", reference: "")
+    }
+
+    /// Relation types that group elements into lines or for data's sake, not a place one goes to: routes of buses,
+    /// trains and hikes (their centre lies anywhere along a line kilometres long), traffic-message locations, the
+    /// levels of a building, a street's pieces (the street is a place already), turn restrictions and signs.
+    static let groupingRelationTypes: Set<String> = [
+        "route", "route_master", "superroute", "network", "TMC", "tmc", "level", "associatedStreet", "street",
+        "restriction", "destination_sign", "enforcement", "connectivity", "turnlanes:turns", "turnlanes:lengths",
+    ]
+
+    /// Whether a category names railway equipment or something not built (`railway=switch`, a signal, a level
+    /// crossing, `highway=proposed`): such elements carry a number or a road's name and are no place of their own.
+    static func isNoDestination(key: String, value: String) -> Bool {
+        switch (key, value) {
+        case ("railway", "switch"), ("railway", "signal"), ("railway", "level_crossing"), ("railway", "crossing"),
+             ("railway", "railway_crossing"), ("railway", "milestone"), ("railway", "buffer_stop"), ("railway", "derail"),
+             ("railway", "proposed"), ("highway", "proposed"), ("public_transport", "proposed"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether `tags` are a relation of one of `groupingRelationTypes`.
+    static func isGroupingRelation(_ tags: [OSMTag]) -> Bool {
+        for tag in tags where tag.key == "type" { return groupingRelationTypes.contains(tag.value) || tag.value.hasPrefix("restriction:") }
+        return false
     }
 
     /// Called by the collector for every node, after it has stored the node's position.
@@ -190,14 +220,22 @@ public final class PlaceCollector {
 
     /// Called by the collector for every relation (all nodes and ways have been read).
     func collect(relation: OSMRelation, collector: OSMCollector) {
-        guard var place = Self.describe(relation.tags, type: .relation, id: relation.id) else { return }
+        guard !Self.isGroupingRelation(relation.tags),
+              var place = Self.describe(relation.tags, type: .relation, id: relation.id) else { return }
         if !wayMeansSorted { sortWayMeans() }
         var labelNode: Int? = nil
         var latitudeSum = 0, longitudeSum = 0, count = 0
+        // The mean of the member nodes, for a relation of nodes only (a stop area of platform and stop nodes).
+        var nodeLatitudeSum = 0, nodeLongitudeSum = 0, nodeCount = 0
         for member in relation.members {
             switch member.type {
             case .node where member.role == "label" || (member.role == "admin_centre" && labelNode == nil):
                 if let index = collector.nodePosition(of: member.ref) { labelNode = index }
+            case .node:
+                if let index = collector.nodePosition(of: member.ref) {
+                    nodeLatitudeSum += Int(collector.nodeLatitudes[index]); nodeLongitudeSum += Int(collector.nodeLongitudes[index])
+                    nodeCount += 1
+                }
             case .way:
                 if let index = Self.position(of: member.ref, in: wayMeanIDs, lookup: &wayMeanLookup) {
                     let mean = wayMeans[index], weight = Int(mean.count)
@@ -212,6 +250,8 @@ public final class PlaceCollector {
             place.latitudeE7 = collector.nodeLatitudes[labelNode]; place.longitudeE7 = collector.nodeLongitudes[labelNode]
         } else if count > 0 {
             place.latitudeE7 = Int32(latitudeSum / count); place.longitudeE7 = Int32(longitudeSum / count)
+        } else if nodeCount > 0 {
+            place.latitudeE7 = Int32(nodeLatitudeSum / nodeCount); place.longitudeE7 = Int32(nodeLongitudeSum / nodeCount)
         } else {
             placesWithoutPosition += 1
             if !place.name.isEmpty { namedPlacesWithoutPosition += 1 }
