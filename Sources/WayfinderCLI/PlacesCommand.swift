@@ -8,7 +8,8 @@ enum PlacesCommand {
            wayfinder places --graph G --categories [--format text|json]
 
     Finds places by name or address in the graph file's place index (built by every import): each word matches a
-    whole word, a word's beginning, or a near spelling (one typo in words of 5+ letters); case and accents do not matter.
+    whole word, a word's beginning, or a near spelling (one typo in words of 5+ letters), and an abbreviation what it
+    stands for ("Av." Avenida, "St." Saint or Sankt, "Bd" Boulevard) and the reverse; case and accents do not matter.
 
       --graph G        the graph file (from wayfinder import)
       --near LAT,LON   rank nearer places higher and give each one's distance in metres

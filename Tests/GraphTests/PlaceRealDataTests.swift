@@ -4,7 +4,8 @@ import XCTest
 
 /// The place index of real extracts: the counts of names, restaurants and house numbers agree with an independent
 /// count over the XML (a Python `xml.etree.iterparse` script: every element with a `name`, with
-/// `amenity=restaurant`, with `addr:housenumber`), and every name is found by searching for it, also with a typo.
+/// `amenity=restaurant`, with `addr:housenumber`), and every name is found by searching for it, also with a typo and
+/// with a word abbreviated ("Boulevard des Moulins" as "bd des moulins").
 /// The named count leaves out what the index leaves out, counted by the same script: relations that group lines or
 /// data (`type=route|network|TMC|level|associatedStreet|restriction…`; Liechtenstein 232 of 3,216 names with the
 /// next, Monaco 28 of 594) and, unless addressed, railway switches, signals, crossings and things not built.
@@ -55,9 +56,26 @@ final class PlaceRealDataTests: XCTestCase {
             let answers = try map.searcher.search(PlaceQuery(query, limit: 20)).map { index.string(.name, place: $0.place) }
             if answers.contains(name) { typoFound += 1 } else { print("typo not found: '\(query)' for '\(name)': \(answers.prefix(5))") }
         }
+        // Each name with a word that has an abbreviation ("Boulevard", "Avenue", "Saint", "Platz"), searched with it
+        // abbreviated ("bd", "av", "st", "pl"), the other words as they are.
+        var abbreviatedTried = 0, abbreviatedFound = 0
+        let abbreviationOf = Dictionary(PlaceAbbreviations.groups.flatMap { group in group.words.map { ($0, group.abbreviations[0]) } },
+                                        uniquingKeysWith: { first, _ in first })
+        for place in named {
+            let name = index.string(.name, place: place)
+            let words = PlaceTextFolding.tokens(of: name).map { String(decoding: $0, as: UTF8.self) }
+            guard let k = words.firstIndex(where: { abbreviationOf[$0] != nil }) else { continue }
+            var query = words
+            query[k] = abbreviationOf[words[k]]!
+            abbreviatedTried += 1
+            let answers = try map.searcher.search(PlaceQuery(query.joined(separator: " "), limit: 20)).map { index.string(.name, place: $0.place) }
+            if answers.contains(name) { abbreviatedFound += 1 } else { print("abbreviation not found: '\(query.joined(separator: " "))' for '\(name)': \(answers.prefix(5))") }
+        }
+        XCTAssertGreaterThan(abbreviatedTried, 10, file: file, line: line)
+        XCTAssertEqual(abbreviatedFound, abbreviatedTried, "names found with a word abbreviated", file: file, line: line)
         XCTAssertLessThan(unsearchable, 5, file: file, line: line)
         XCTAssertGreaterThan(typoTried, names / 10, file: file, line: line)
         XCTAssertEqual(typoFound, typoTried, "names found with one typo", file: file, line: line)
-        print("places: \(index.count) places, \(named.count) named, \(index.tokenCount) tokens, \(index.categoryCount) categories; typos found \(typoFound)/\(typoTried); import \(map.seconds) s")
+        print("places: \(index.count) places, \(named.count) named, \(index.tokenCount) tokens, \(index.categoryCount) categories; typos found \(typoFound)/\(typoTried); abbreviated found \(abbreviatedFound)/\(abbreviatedTried); import \(map.seconds) s")
     }
 }

@@ -286,6 +286,47 @@ final class PlaceSearchTests: XCTestCase {
         XCTAssertEqual(try map.search("Kaufhof").first?.source, .relation)
     }
 
+    /// Abbreviations match what they stand for and full words their abbreviations ("Av." and "Avenida", "St." and
+    /// "Sankt", "Hbf" and "Hauptbahnhof"), below the word itself: "Rue Basse" finds "Rue Basse" before "R Basse".
+    func testAbbreviationsMatchTheWordsTheyStandFor() throws {
+        let drawing = """
+            a---b---c---d---e
+            f---g---h---i---j
+            k---l   s   t
+            """
+        let ways: [DrawnMap.Way] = [
+            .init("ab", ["highway": "primary", "name": "Avenida Ipiranga"]),
+            .init("bc", ["highway": "residential", "name": "Av Bastian"]),
+            .init("cd", ["highway": "residential", "name": "Rua dos Andradas"]),
+            .init("de", ["highway": "residential", "name": "Sankt-Vitus-Gasse"]),
+            .init("fg", ["highway": "residential", "name": "Boulevard des Moulins"]),
+            .init("gh", ["highway": "residential", "name": "Rue Basse"]),
+            .init("hi", ["highway": "residential", "name": "R Basse"]),
+            .init("ij", ["highway": "residential", "name": "Praça da Matriz"]),
+            .init("kl", ["highway": "residential", "name": "Dr.-Ludwig-Straße"]),
+        ]
+        let nodes: [Character: [String: String]] = [
+            "s": ["railway": "station", "public_transport": "station", "name": "Heidelberg Hbf"],
+            "t": ["amenity": "restaurant", "name": "Chez Avenue"],
+        ]
+        let xml = DrawnMap.xml(cells: DrawnMap.parse(drawing), gridMetres: 50, ways: ways, nodeTags: nodes, relations: [])
+        let map = try PlaceImport(xml: xml)
+        func first(_ query: String) throws -> String? { try map.search(query).first?.name }
+        XCTAssertEqual(try first("Av. Ipiranga"), "Avenida Ipiranga")
+        XCTAssertEqual(try first("av ipir"), "Avenida Ipiranga", "an abbreviation, then a beginning")
+        XCTAssertEqual(try first("Avenida Bastian"), "Av Bastian")
+        XCTAssertEqual(try first("R. dos Andradas"), "Rua dos Andradas")
+        XCTAssertEqual(try first("St. Vitus"), "Sankt-Vitus-Gasse")
+        XCTAssertEqual(try first("Bd des Moulins"), "Boulevard des Moulins")
+        XCTAssertEqual(try first("Pca da Matriz"), "Praça da Matriz")
+        XCTAssertEqual(try first("Heidelberg Hauptbahnhof"), "Heidelberg Hbf")
+        XCTAssertEqual(try first("Doktor Ludwig Str"), "Dr.-Ludwig-Straße")
+        XCTAssertEqual(try map.search("Rue Basse").map(\.name), ["Rue Basse", "R Basse"], "the word itself first")
+        XCTAssertEqual(try map.search("R Basse").map(\.name), ["R Basse", "Rue Basse"])
+        // Every word must still match: "Chez Av" is only the restaurant, not the avenues.
+        XCTAssertEqual(try map.search("Chez Av").map(\.name), ["Chez Avenue"])
+    }
+
     /// Shuffled nodes and ways (not in id order) give the same places.
     func testElementOrderDoesNotChangeThePlaces() throws {
         let sorted = try PlaceImport(xml: Self.drawnXML())

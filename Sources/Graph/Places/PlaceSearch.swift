@@ -51,7 +51,8 @@ public enum PlaceSearchError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Searches a place index: for each word of the query, the index tokens it matches (the word itself; tokens it begins,
+/// Searches a place index: for each word of the query, the index tokens it matches (the word itself; what it
+/// abbreviates or its abbreviations, `PlaceAbbreviations`: "av" and "avenida"; tokens it begins,
 /// for words of 3+ letters and for the last word; tokens within one edit — insertion, deletion, substitution or
 /// transposition of neighbours — for words of 5+ letters (4 in the query when the token has 5: a deletion), two edits for 9+; for the last word also tokens whose
 /// beginning is that near), then the places that hold a match for every word, ranked by how well and where they
@@ -80,6 +81,10 @@ public final class PlaceSearcher {
 
     /// Most query words used (later ones are ignored).
     public static let maximumWords = 12
+
+    /// The quality of a token matched as what an abbreviation stands for, or the reverse (`PlaceAbbreviations`):
+    /// below the word itself, above any beginning or near spelling.
+    static let abbreviationQuality: Float = 0.95
 
     /// How much a match counts by where the token occurs (`PlaceTokenField` order).
     static let fieldWeights: [Float] = [1.0, 0.9, 0.8, 0.7]
@@ -237,6 +242,16 @@ public final class PlaceSearcher {
                 matchTokens.append(Int32(high)); matchQualities.append(0.7 + 0.2 * Float(n) / Float(token.count))
             }
             high += 1
+        }
+        // What an abbreviation stands for, and the abbreviations of a full word ("av" and "avenida"), exact only.
+        for alternative in PlaceAbbreviations.alternatives(of: word) {
+            alternative.withUnsafeBufferPointer { other in
+                let t = index.lowerBound(other)
+                guard t < index.tokenCount else { return }
+                let token = index.token(t)
+                guard token.count == other.count, memcmp(token.baseAddress!, other.baseAddress!, other.count) == 0 else { return }
+                matchTokens.append(Int32(t)); matchQualities.append(Self.abbreviationQuality)
+            }
         }
         // Near spellings: not for numbers (house numbers, postcodes) nor short words.
         guard n >= 4, !word.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return }

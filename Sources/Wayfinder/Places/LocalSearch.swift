@@ -4,8 +4,8 @@ import Graph
 /// A place search on an offline map, shaped like MapKit's `MKLocalSearch.Request`: words, an optional category, a
 /// point that ranks nearer places higher, and the number of answers.
 public struct LocalSearchRequest: Sendable, Equatable {
-    /// The words to find (any order; a word's beginning or one typo in words of 5+ letters still matches; case and
-    /// accents do not matter). May be empty when `category` is given.
+    /// The words to find (any order; a word's beginning, one typo in words of 5+ letters or an abbreviation such as
+    /// "Av." for "Avenida" still matches; case and accents do not matter). May be empty when `category` is given.
     public var naturalLanguageQuery: String
     /// Only places of this category: an OSM tag value (`restaurant`) or `key=value` (`amenity=restaurant`);
     /// `OfflineMap.placeCategories` lists them.
