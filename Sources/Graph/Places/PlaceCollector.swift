@@ -9,9 +9,10 @@ import OSM
 ///
 /// A way's point is the mean of its nodes (an area's centroid) when it is closed, its middle node when open; a
 /// relation's is its `label` or `admin_centre` node, else the mean of its member ways' nodes (weighted by their node
-/// counts; a road member, whose nodes the collector keeps, counts as its middle node), else of its member nodes. For that, the mean of every
-/// way without a `highway` tag is kept (20 bytes a way) until the relations are read. Nodes are found in the collector's node
-/// arrays through its id look-up (`OSMCollector.nodePosition(of:)`, shared with the graph builder).
+/// counts; a road member, whose nodes the collector keeps, counts as its middle node), else of its member nodes. For
+/// that, the mean of every way without a `highway` tag is kept (20 bytes a way) until the relations are read. Nodes
+/// are found in the collector's node arrays through its id look-up (`OSMCollector.nodePosition(of:)`, shared with the
+/// graph builder).
 public final class PlaceCollector {
     /// The places collected so far, in the order met.
     @exclusivity(unchecked) public private(set) var places: [CollectedPlace] = []
