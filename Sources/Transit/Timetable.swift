@@ -121,6 +121,15 @@ extension Timetable: GraphExtensionSections {
     /// Whether a graph file holds a timetable.
     public static func isPresent(in file: GraphFile) -> Bool { file.has(TransitSectionName.meta) }
 
+    /// The zone of the timetable's first agency (the zone its local times are read in, as `ServiceWindow.zones[0]`),
+    /// read from `transit.meta` alone without opening the timetable; nil when the file has none or it does not decode.
+    public static func timeZone(in file: GraphFile) -> TimeZone? {
+        struct Agencies: Decodable { struct Agency: Decodable { let timeZone: String }; let agencies: [Agency] }
+        guard isPresent(in: file), let bytes = try? file.bytes(TransitSectionName.meta),
+              let first = (try? JSONDecoder().decode(Agencies.self, from: Data(bytes)))?.agencies.first else { return nil }
+        return TimeZone(identifier: first.timeZone) ?? TimeZone(identifier: "UTC")
+    }
+
     /// Reads the timetable of a graph file (copying its arrays); throws when the sections are missing or disagree.
     public init(file: GraphFile) throws(GraphFileError) {
         do {

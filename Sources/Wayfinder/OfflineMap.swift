@@ -16,6 +16,8 @@ public final class OfflineMap: @unchecked Sendable {
     let placeIndexSlot = PlaceIndexSlot()
     /// The map's centre and view (`centre`, `view`), computed at their first use.
     let centreSlot = ComputedOnce<MapCentre>()
+    /// The timetable's zone (`transitTimeZone`), read at its first use.
+    let timeZoneSlot = ComputedOnce<TimeZone?>()
     #if DEBUG
     /// How many stops this map has snapped (debug builds only): tests check that a request snaps each stop once.
     private(set) var snapCount = 0

@@ -46,8 +46,13 @@ extension Directions {
 
 extension OfflineMap {
     /// The time zone of the timetable's first agency (the zone transit times without an offset are read in); nil
-    /// when the map has no timetable or it cannot be opened.
-    public var transitTimeZone: TimeZone? { try? transitRouter().timeZone }
+    /// when the map has no timetable. Read from the timetable's description alone (the timetable is not opened).
+    public var transitTimeZone: TimeZone? { timeZoneSlot.value { Timetable.timeZone(in: graph.file) } }
+
+    /// The map's own zone, in which every front end reads dates without an offset and prints dates unless told
+    /// another: the timetable's (`transitTimeZone`) when the file has one, else the system's. So `--depart 18:00`
+    /// means the same moment by car, on foot and by transit on one map.
+    public var localTimeZone: TimeZone { transitTimeZone ?? .current }
 
     /// The first and last service days of the timetable (`yyyy-MM-dd`), when the map has one.
     public var transitServiceDays: (first: String, last: String)? {

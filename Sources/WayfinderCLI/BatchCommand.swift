@@ -32,7 +32,8 @@ enum BatchCommand {
                             first jobs, in order; a torn or garbage row and all after it are routed again; an output of
                             another --format, --geometry or --steps is refused)
       --shard K/N           only jobs whose id hashes (FNV-1a 64 mod N) to shard K, K from 1 to N
-      --time-zone ZONE      IANA zone for dates without an offset and for output (default: the system's, $TZ)
+      --time-zone ZONE      IANA zone for dates without an offset and for output (default: the map's:
+                            its timetable's with --gtfs, else the system's, $TZ)
       --mode MODE           car (default), foot or transit (a graph imported with --gtfs), for jobs that give no mode
       --depart T            departure for jobs that give none (default: the batch's start), ISO 8601
       --max-snap M          farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
@@ -71,15 +72,13 @@ enum BatchCommand {
             options.format = format
         }
         options.steps = args.has("--steps")
-        if let name = args.value("--time-zone") {
-            guard let zone = TimeZone(identifier: name) else { throw CommandError.usage("--time-zone: unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)") }
-            options.timeZone = zone
-        }
+        _ = try RouteCommand.parseTimeZone(args.value("--time-zone"))
         if let mode = args.value("--mode") {
             guard let type = TransportType(name: mode) else { throw CommandError.usage("--mode must be car, foot or transit, not '\(mode)'") }
             options.defaultMode = type == .transit ? "transit" : type.profileName
         }
-        if let d = args.value("--depart") { options.defaultDeparture = try RouteCommand.parseDate(d, option: "--depart", timeZone: options.timeZone) }
+        // The form of --depart is checked now; it is read in the map's zone once the map is open.
+        if let d = args.value("--depart") { _ = try RouteCommand.parseDate(d, option: "--depart", timeZone: .current) }
         if let text = args.value("--max-snap") {
             options.maximumSnappingDistance = try RouteCommand.parseMaxSnap(text)
         }
@@ -99,6 +98,10 @@ enum BatchCommand {
         }
         let map: OfflineMap
         do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        // Dates without an offset, in jobs and --depart, are read in --time-zone, else the map's own zone (its
+        // timetable's when it has one), as every other command reads them.
+        options.timeZone = try RouteCommand.timeZone(args, map: map)
+        if let d = args.value("--depart") { options.defaultDeparture = try RouteCommand.parseDate(d, option: "--depart", timeZone: options.timeZone) }
         let reader: JobReader
         do {
             reader = try JobReader(path: input, places: places, resolver: StopResolver(map: map, strictNames: args.has("--strict-names")),

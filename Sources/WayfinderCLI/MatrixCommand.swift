@@ -70,7 +70,7 @@ enum MatrixCommand {
                                     maximumSnappingDistance: maxSnap, maximumSize: maxSize)
         if transport == .transit {
             guard map.hasTimetable else { throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput) }
-            let zone = try args.value("--time-zone").map { try RouteCommand.parseTimeZone($0) } ?? map.transitTimeZone ?? .current
+            let zone = try RouteCommand.timeZone(args, map: map)
             request.departureDate = try args.value("--depart").map { try TransitRouteCommand.parseDate($0, option: "--depart", timeZone: zone) }
             request.transitOptions = transitOptions
         }

@@ -26,7 +26,8 @@ enum NearbyCommand {
       --limit N          show the first N places after ranking (default: all)
       --directions K     print the full itinerary to the K-th place of the ranking instead, as `route` prints it
       --format F         text (default) or json (docs/schemas/nearby.schema.json; with --directions, route's JSON)
-      --time-zone ZONE   IANA zone for dates without an offset and for output
+      --time-zone ZONE   IANA zone for dates without an offset and for output (default: the map's: its
+                     timetable's with --gtfs, else the system's, $TZ)
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
@@ -69,9 +70,7 @@ enum NearbyCommand {
         let from = try StopNames.resolve(option: "--from", fromText, map: map, strict: args.has("--strict-names"))
         StopNames.report([from], text: format == "text")
         let origin = from.coordinate
-        // By transit, times without an offset are the feed's local time unless --time-zone says otherwise.
-        let timeZone = transport == .transit && args.value("--time-zone") == nil ? (map.transitTimeZone ?? .current)
-            : try RouteCommand.parseTimeZone(args.value("--time-zone"))
+        let timeZone = try RouteCommand.timeZone(args, map: map)
         let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) }
         var request = NearbySearchRequest(origin: origin, category: args.value("--category"), naturalLanguageQuery: words, transportType: transport,
                                           departureDate: depart, radius: within, limit: limit, maximumSnappingDistance: maxSnap, timeZone: timeZone)

@@ -20,7 +20,8 @@ enum RouteCommand {
       --alternatives N   up to N further, really different routes, 0 to 10 (two stops only)
       --straight         straight great-circle lines between the stops, with their lengths, instead of routes
       --format F         text (default), json (docs/route-json.md), geojson (RFC 7946), gpx (GPX 1.1), polyline, polyline6
-      --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ; transit: the feed's)
+      --time-zone ZONE   IANA zone for dates without an offset and for output (default: the map's: its
+                     timetable's with --gtfs, else the system's, $TZ)
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
@@ -50,7 +51,8 @@ enum RouteCommand {
       --depart T         leave at T (default: now); ISO 8601 (2026-12-01T08:30, with or without an offset) or "now"
       --arrive T         arrive at T: the departure is worked back (not with --to-file)
       --format F         text (default), json, or (with --to-file) csv
-      --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ)
+      --time-zone ZONE   IANA zone for dates without an offset and for output (default: the map's: its
+                         timetable's with --gtfs, else the system's, $TZ)
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)
@@ -87,10 +89,10 @@ enum RouteCommand {
         guard let graphPath = args.value("--graph") ?? args.value("-g") else { throw CommandError.usage("--graph G.wfg is required\n\n\(etaOnly ? etaUsage : routeUsage)") }
         let transport = try transportType(args.value("--mode"))
         if transport == .transit { try TransitRouteCommand.run(args, graphPath: graphPath, etaOnly: etaOnly); return }
-        let timeZone = try parseTimeZone(args.value("--time-zone"))
+        // Bad usage is told before the map opens: the zone's name and the dates' form (read in the map's zone below).
+        _ = try parseTimeZone(args.value("--time-zone"))
         if args.value("--depart") != nil && args.value("--arrive") != nil { throw CommandError.usage("give --depart or --arrive, not both") }
-        let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
-        let arrive = try args.value("--arrive").map { try parseDate($0, option: "--arrive", timeZone: timeZone) }
+        for option in ["--depart", "--arrive"] { _ = try args.value(option).map { try parseDate($0, option: option, timeZone: .current) } }
         var alternatives = 0
         if let text = args.value("--alternatives") {
             guard let n = Int(text), n >= 0, n <= 10 else { throw CommandError.usage("--alternatives must be a whole number from 0 to 10, not '\(text)'") }
@@ -111,6 +113,9 @@ enum RouteCommand {
         let resolved = try StopNames.resolve(stopTexts, map: map, strict: args.has("--strict-names"))
         let stops = resolved.map(\.coordinate)
         StopNames.report(resolved, text: format == "text")
+        let timeZone = try Self.timeZone(args, map: map)
+        let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
+        let arrive = try args.value("--arrive").map { try parseDate($0, option: "--arrive", timeZone: timeZone) }
         let request = DirectionsRequest(stops: stops, transportType: transport, departureDate: depart, arrivalDate: arrive,
                                         requestsAlternateRoutes: alternatives > 0, maximumAlternateRoutes: alternatives,
                                         straightLines: args.has("--straight"), maximumSnappingDistance: maxSnap, timeZone: timeZone)
@@ -180,14 +185,12 @@ enum RouteCommand {
         var places = try rows.map { try StopNames.places($0, file: placesPath ?? "", map: map, strict: strict, near: origin) } ?? []
         StopNames.report([from], text: format == "text")
         StopNames.report(places: places, text: format == "text")
-        // By transit, times without an offset are the feed's local time unless --time-zone says otherwise.
-        let timeZone = transport == .transit && args.value("--time-zone") == nil ? (map.transitTimeZone ?? .current)
-            : try parseTimeZone(args.value("--time-zone"))
+        let timeZone = try Self.timeZone(args, map: map)
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: timeZone) }
         if let category {
             // The category's places around the origin, nearest first, from the same search `nearby` ranks.
             let nearby = NearbySearch(NearbySearchRequest(origin: origin, category: category, transportType: transport, radius: within), map: map)
-            do { places = try nearby.etaRequest(to: try nearby.candidates()).places } catch {
+            do { places = nearby.etaRequest(to: try nearby.candidates()).places } catch {
                 throw NearbyCommand.commandError(error, origin: origin, maxSnap: maxSnap, map: map)
             }
         }
@@ -254,6 +257,13 @@ enum RouteCommand {
             throw CommandError.usage("--mode must be car, foot or transit (or \(TransportType.acceptedNames.map(\.name).joined(separator: ", "))), not '\(mode)'")
         }
         return type
+    }
+
+    /// The zone dates without an offset are read in and dates are printed in: `--time-zone`, else the map's own
+    /// (`OfflineMap.localTimeZone`: its timetable's when it has one, else the system's), whatever the mode.
+    static func timeZone(_ args: ArgumentList, map: OfflineMap) throws -> TimeZone {
+        if let name = args.value("--time-zone") { return try parseTimeZone(name) }
+        return map.localTimeZone
     }
 
     /// The time zone of a `--time-zone` value (default: the system's).

@@ -27,10 +27,7 @@ enum TransitRouteCommand {
         let stops = resolved.map(\.coordinate)
         StopNames.report(resolved, text: format == "text")
         // Times without an offset are the feed's local time (its first agency's zone) unless --time-zone says otherwise.
-        let zone: TimeZone
-        if let name = args.value("--time-zone") { zone = try RouteCommand.parseTimeZone(name) } else {
-            zone = map.transitTimeZone ?? .current
-        }
+        let zone = try RouteCommand.timeZone(args, map: map)
         let depart = try args.value("--depart").map { try parseDate($0, option: "--depart", timeZone: zone) }
         let arrive = try args.value("--arrive").map { try parseDate($0, option: "--arrive", timeZone: zone) }
         let request = DirectionsRequest(stops: stops, transportType: .transit, departureDate: depart, arrivalDate: arrive,

@@ -18,7 +18,8 @@ enum TripCommand {
       --roundtrip        come back to the first stop at the end
       --end-fixed        keep the last stop last (default: end wherever the trip is quickest)
       --depart T         leave at T (default: now), ISO 8601
-      --time-zone ZONE   IANA zone for dates without an offset and for output (default: the system's, $TZ)
+      --time-zone ZONE   IANA zone for dates without an offset and for output (default: the map's: its
+                     timetable's with --gtfs, else the system's, $TZ)
       --format F         text (default: order, total, saving, then the route), json (`trip` and `directions`), or a
                          route format: geojson, gpx, polyline, polyline6 (stops in visiting order)
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
@@ -79,9 +80,7 @@ enum TripCommand {
         if transport == .transit && !map.hasTimetable {
             throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
         }
-        // By transit, times without an offset are the feed's local time unless --time-zone says otherwise.
-        let timeZone = transport == .transit && args.value("--time-zone") == nil ? (map.transitTimeZone ?? .current)
-            : try RouteCommand.parseTimeZone(args.value("--time-zone"))
+        let timeZone = try RouteCommand.timeZone(args, map: map)
         let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) }
         var request = TripRequest(stops: stops, transportType: transport, shape: shape, departureDate: depart,
                                   maximumSnappingDistance: maxSnap, timeZone: timeZone)

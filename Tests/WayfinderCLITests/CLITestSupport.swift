@@ -76,17 +76,18 @@ class CLITestCase: XCTestCase {
         case pipe(Data)
     }
 
-    /// Runs `wayfinder arguments` in `directory`; standard output and error go to files (never a terminal)
-    /// unless `terminalStderr`, which gives standard error a pseudo-terminal.
+    /// Runs `wayfinder arguments` in `directory`, with `environment` added to this process's; standard output and
+    /// error go to files (never a terminal) unless `terminalStderr`, which gives standard error a pseudo-terminal.
     @discardableResult
     func run(_ arguments: [String], input: Input = .none, directory: URL? = nil, terminalStderr: Bool = false,
-             timeout: TimeInterval = 60) throws -> RunResult {
+             timeout: TimeInterval = 60, environment extra: [String: String] = [:]) throws -> RunResult {
         let process = Process()
         process.executableURL = try wayfinderExecutable()
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? temp
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = temp.appendingPathComponent("xdg-cache").path
+        environment.merge(extra) { $1 }
         process.environment = environment
 
         let id = UUID().uuidString

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `wayfinder nearby`, `eta --to-category` and transit jobs in `batch`: each place's ETA is the pair's own `eta`, the
 /// ranking is by arrival, `--directions K` prints what `route` prints to that place, and a transit job's row is the
-/// pair's `eta --mode transit`. On the bundled Terre Haute sample with its feed, and on Heidelberg with the VRN feed
+/// pair's `eta --mode transit`; every command reads local dates in the map's zone. On the bundled Terre Haute sample with its feed, and on Heidelberg with the VRN feed
 /// (../shared/data, or WAYFINDER_SHARED_DATA; skipped when absent).
 final class NearbyCommandTests: CLITestCase {
     static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-nearby-\(getpid())")
@@ -168,6 +168,46 @@ final class NearbyCommandTests: CLITestCase {
         let unknown = try run(["nearby", "--graph", graph, "--from", "39.4667,-87.4139", "--category", "restaurnt"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.stderr.contains("restaurant"), "suggests the category: \(unknown.stderr)")
+    }
+
+    /// A date without an offset is the map's local time in every command and mode: on a graph with a timetable the
+    /// feed's zone (America/New_York here), whatever the system's zone (TZ=Asia/Tokyo); `--time-zone` overrides it;
+    /// on a graph without a timetable it stays the system's.
+    func testEveryCommandReadsDatesInTheMapsZone() throws {
+        let graph = try terreHaute()
+        let tokyo = ["TZ": "Asia/Tokyo"]
+        let stops = ["39.48577,-87.39769", "39.4565472,-87.4164615"]
+        func departure(_ arguments: [String], key: String = "expectedDepartureDate") throws -> String {
+            let result = try run(arguments, environment: tokyo)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            return try XCTUnwrap(try object(result.stdout)[key] as? String, result.stdout)
+        }
+        for mode in ["car", "foot"] {
+            let local = ["--graph", graph, "--mode", mode, "--depart", "2017-05-10T09:00", "--format", "json"]
+            XCTAssertEqual(try departure(["eta"] + local + stops), "2017-05-10T09:00:00-04:00", mode)
+            XCTAssertEqual(try departure(["route"] + local + stops), "2017-05-10T09:00:00-04:00", mode)
+            XCTAssertEqual(try departure(["nearby", "--graph", graph, "--from", stops[0], "--category", "restaurant", "--mode", mode,
+                                          "--depart", "2017-05-10T09:00", "--within", "10000", "--format", "json"]), "2017-05-10T09:00:00-04:00", mode)
+            XCTAssertEqual(try departure(["eta"] + local + ["--time-zone", "UTC"] + stops), "2017-05-10T09:00:00+00:00", mode)
+        }
+        // A transit trip leaves at the first moment it can after 09:00 New York time, not 09:00 in Tokyo (the day before).
+        let transit = try departure(["eta", "--graph", graph, "--mode", "transit", "--depart", "2017-05-10T09:00", "--format", "json"] + stops)
+        XCTAssertTrue(transit.hasPrefix("2017-05-10T09:") && transit.hasSuffix("-04:00"), transit)
+        // Batch jobs and --depart read the same way, car and transit alike, and match eta.
+        let jobs = tmp("local.ndjson"), out = tmp("local.out")
+        try """
+        {"id": "car", "mode": "car", "depart": "2017-05-10T09:00", "stops": [[39.48577, -87.39769], [39.4565472, -87.4164615]]}
+        {"id": "bus", "mode": "transit", "depart": "2017-05-10T09:00", "stops": [[39.48577, -87.39769], [39.4565472, -87.4164615]]}
+        {"id": "default", "mode": "car", "stops": [[39.48577, -87.39769], [39.4565472, -87.4164615]]}
+        """.write(toFile: jobs, atomically: true, encoding: .utf8)
+        let batch = try run(["batch", "--graph", graph, "--input", jobs, "--output", out, "--quiet", "--depart", "2017-05-11T07:15"], environment: tokyo)
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map { try object(String($0)) }
+        XCTAssertEqual(rows.map { $0["expectedDepartureDate"] as? String }, ["2017-05-10T09:00:00-04:00", transit, "2017-05-11T07:15:00-04:00"])
+        // Without a timetable the map has no zone of its own: the system's.
+        let roads = tmp("roads.wfg")
+        XCTAssertEqual(try run(["import", sample("terre-haute.osm.gz"), "--no-landmarks", "--no-ch", "-o", roads, "--quiet"]).status, 0)
+        XCTAssertEqual(try departure(["eta", "--graph", roads, "--depart", "2017-05-10T09:00", "--format", "json"] + stops), "2017-05-10T09:00:00+09:00")
     }
 
     func testETAToCategoryListsTheNearbyPlaces() throws {
