@@ -134,8 +134,11 @@ html, body { margin: 0; height: 100%; overflow: hidden; font: 14px/1.3 system-ui
 #panel [hidden], #panel.collapsed section { display: none; }
 #panel h2 { font-size: 13px; margin: 2px 0; color: #333; }
 #panel ol { margin: 0; padding: 0; list-style: none; }
-#search { display: flex; gap: 4px; }
-#search input { flex: 1 1 6em; min-width: 0; font: inherit; padding: 3px 6px; border: 1px solid #bbb; border-radius: 6px; }
+/* The search box has the first row to itself (room to type a name); the category, Search and the fold button the next. */
+#search { display: flex; flex-wrap: wrap; gap: 4px; }
+#search input { flex: 1 1 100%; min-width: 0; box-sizing: border-box; font: inherit; padding: 3px 6px; border: 1px solid #bbb; border-radius: 6px; }
+#search select { flex: 1 1 auto; }
+#search #panel-toggle { margin-left: auto; }
 #panel select { font: inherit; max-width: 9em; }
 #panel button { font: inherit; padding: 3px 8px; border: 1px solid #bbb; border-radius: 6px; background: #fafafa; cursor: pointer; }
 #panel button:hover { background: #e8f0fe; }

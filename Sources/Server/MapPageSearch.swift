@@ -1,12 +1,15 @@
 /// The map page's place search: words and/or a category (the "Nearby…" picker, from `/search/v1/categories`) near
 /// the map's centre with `/search/v1`; the results as purple markers and a list, each with the ETA from the centre
-/// for the chosen mode (`/table/v1`, or `/transit/v1/table` at the departure time).
+/// for the chosen mode (`/table/v1`, or `/transit/v1/table` at the departure time). A search by words keeps the
+/// search's order (best match first); a "nearby" search by category alone lists the places quickest first once their
+/// ETAs arrive, unreachable ones last, as `wayfinder nearby` ranks them.
 enum MapPageSearch {
     static let text = #"""
 
   const queryInput = document.getElementById("query"), categorySelect = document.getElementById("category"),
         resultsBox = document.getElementById("results-box"), resultsList = document.getElementById("results");
-  const search = { results: [], origin: null, serial: 0, etaSerial: 0 };
+  const search = { results: [], origin: null, serial: 0, etaSerial: 0, byETA: false };
+  const resultsHeading = resultsBox.querySelector("h2");
 
   async function loadCategories() {
     try {
@@ -36,6 +39,7 @@ enum MapPageSearch {
     clearResults();
     if (!words && !category) { setStatus("type a name or an address, or pick a category", true); return; }
     const [lon, lat] = freeCentre(), origin = { lon, lat }, serial = ++search.serial;
+    search.byETA = !words;
     let query = `near=${lonLat(origin)}&limit=10`;
     if (words) query += `&q=${encodeURIComponent(words)}`;
     if (category) query += `&category=${encodeURIComponent(category)}`;
@@ -86,7 +90,10 @@ enum MapPageSearch {
       } else {
         answer.durations[0].slice(1).forEach((seconds, i) => {
           search.results[i].eta = seconds === null ? `no route ${words}` : `ETA ${formatDuration(seconds)} ${words}`;
+          search.results[i].seconds = seconds;
         });
+        // Nearby: quickest first, unreachable last; equal ETAs keep the nearer place first (the sort is stable).
+        if (search.byETA) search.results.sort((a, b) => (a.seconds ?? Infinity) - (b.seconds ?? Infinity));
       }
     } catch (error) { setStatus("the ETAs failed: " + error, true); }
     search.results.forEach(fillCallout);
@@ -95,6 +102,8 @@ enum MapPageSearch {
 
   function renderResults() {
     resultsBox.hidden = !search.results.length;
+    const ranked = search.byETA && search.results.some(place => place.seconds !== undefined);
+    resultsHeading.textContent = ranked ? "Places near the centre, quickest first" : "Places near the centre";
     resultsList.replaceChildren(...search.results.map(place => {
       const choice = button(place.title, `show ${place.title}`, () => selectPlace(place));
       choice.replaceChildren(textElement("strong", place.title), textElement("small", place.subtitle), textElement("span", place.eta, "eta"));

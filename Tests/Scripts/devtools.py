@@ -119,7 +119,7 @@ class DevTools:
     def check_layout(self, what, callouts_clear=True):
         """Fails when the page's layout is broken at the current viewport: a control outside the viewport, the toolbar
         under the zoom buttons, two controls (or the status / error box and a control) overlapping, text that does not
-        fit its button, label, select, input, status or callout, or (`callouts_clear`, after a fit) a callout off
+        fit its button, label, select, input, status or callout, a search box narrower than its placeholder, or (`callouts_clear`, after a fit) a callout off
         screen or under a control."""
         problems = self.evaluate(LAYOUT_CHECK % json.dumps(callouts_clear))
         # A phone widens its layout viewport (and shrinks the page) when something is wider than the screen.
@@ -179,6 +179,18 @@ LAYOUT_CHECK = """(() => {
     const natural = probe.getBoundingClientRect().width, actual = e.getBoundingClientRect().width;
     probe.remove();
     if (actual < natural - 0.5) problems.push(`${name(e)} is ${actual.toFixed(1)} px wide, narrower than its text (${natural.toFixed(1)} px)`);
+  }
+  // The search box shows at least its whole placeholder ("Search places"), so there is room to type a name.
+  const query = document.getElementById('query');
+  if (query && visible(query)) {
+    const probe = document.createElement('span'), style = getComputedStyle(query);
+    probe.textContent = query.placeholder;
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre;left:0;top:0;font:' + style.font;
+    document.body.appendChild(probe);
+    const needed = probe.getBoundingClientRect().width;
+    probe.remove();
+    const room = query.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (room < needed) problems.push(`the search box has ${room.toFixed(1)} px for text, less than its placeholder "${query.placeholder}" (${needed.toFixed(1)} px)`);
   }
   if (callouts) for (const c of [...document.querySelectorAll('.pin .callout, .place .callout')].filter(visible)) {
     if (!inside(c)) problems.push(`the callout ${name(c)} (${box(c)}) is not inside the viewport`);

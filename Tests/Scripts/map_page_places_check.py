@@ -4,7 +4,7 @@
 usage: map_page_places_check.py BASE_URL FOLDER   (the server must hold the bundled Monaco sample, with its place index)
 On a 1280×800 desktop screen: searches a known name by typing it in the search box (a marker where /search/v1 puts
 it, its callout with title, subtitle and ETA); picks "restaurant" in the Nearby picker and checks every result's ETA
-by car, then on foot, against /table/v1 from the search's origin; selects a result from the list; routes two pins,
+by car, then on foot, against /table/v1 from the search's origin, and the list quickest first; selects a result from the list; routes two pins,
 chooses the last of the route choices and checks the step list against /route/v1?steps=true; adds a favourite at the
 map's centre and one from a pin's ☆, edits a title (with a comma and quotes) and a subtitle, reloads (same browser
 profile: localStorage) and finds them again, exports them (FOLDER/favourites.csv, the download), removes them (gone
@@ -53,8 +53,9 @@ def set_mode(mode):
     tools.evaluate(f"(() => {{ const s = document.getElementById('mode'); s.value = '{mode}'; s.dispatchEvent(new Event('change')); }})()")
 
 
-def check_etas(words, profile):
-    """Every result's ETA as the page writes it from /table/v1 (origin to each result)."""
+def check_etas(words, profile, ranked=False):
+    """Every result's ETA as the page writes it from /table/v1 (origin to each result); `ranked` (a nearby search by
+    category): the list is quickest first, unreachable places last, and its heading says so."""
     tools.wait_for(f"wayfinderMap.results().length > 0 && wayfinderMap.results().every(r => r.eta.endsWith({json.dumps(words)}))",
                    f"the ETAs {words}", timeout=30)
     results, origin = tools.evaluate("wayfinderMap.results()"), tools.evaluate("wayfinderMap.origin()")
@@ -63,6 +64,13 @@ def check_etas(words, profile):
         expected = f"ETA {duration(seconds)} {words}" if seconds is not None else f"no route {words}"
         if result["eta"] != expected:
             fail(f"{result['title']}: the page shows {result['eta']!r}, /table/v1 gives {expected!r}")
+    if ranked:
+        order = [s if s is not None else float("inf") for s in table["durations"][0][1:]]
+        if order != sorted(order):
+            fail(f"the nearby places are not quickest first {words}: {[r['title'] for r in results]} take {table['durations'][0][1:]} s")
+        heading = tools.evaluate("document.querySelector('#results-box h2').textContent")
+        if heading != "Places near the centre, quickest first":
+            fail(f"the nearby list is headed {heading!r}")
     listed = tools.evaluate("[...document.querySelectorAll('#results .eta')].map(e => e.textContent)")
     if listed != [r["eta"] for r in results]:
         fail(f"the result list shows ETAs {listed}, the places have {[r['eta'] for r in results]}")
@@ -118,9 +126,9 @@ try:
     tools.evaluate("(() => { const s = document.getElementById('category'); s.value = 'amenity=restaurant'; s.dispatchEvent(new Event('change')); })()")
     tools.wait_for("wayfinderMap.results().length === 10 && wayfinderMap.results().every(r => r.subtitle.startsWith('restaurant'))",
                    "ten restaurants nearby", timeout=30)
-    by_car = check_etas("by car", "driving")
+    by_car = check_etas("by car", "driving", ranked=True)
     set_mode("walk")
-    on_foot = check_etas("on foot", "walking")
+    on_foot = check_etas("on foot", "walking", ranked=True)
     if [r["eta"] for r in by_car] == [r["eta"] for r in on_foot]:
         fail("the ETAs did not change with the mode")
     click_selector("#results button", 2)
