@@ -57,12 +57,12 @@ final class TransitManyTests: XCTestCase {
         _ = walking
     }
 
-    /// Heidelberg with the VRN feed (../shared/data, or WAYFINDER_SHARED_DATA), imported once for the tests that use
-    /// it; nil when the data is absent.
-    private static let heidelberg: Result<TransitRouter, Error>? = {
-        let osm = sharedData + "/osm/heidelberg.osm.pbf", gtfs = sharedData + "/gtfs/vrn-heidelberg-cut.zip"
+    /// An extract and its feed from ../shared/data (or WAYFINDER_SHARED_DATA), imported as a user imports them (no
+    /// landmarks, to save time; the foot hierarchy kept); nil when the data is absent.
+    private static func sharedRouter(osm: String, feed: String) -> Result<TransitRouter, Error>? {
+        let osm = sharedData + "/osm/" + osm, gtfs = sharedData + "/gtfs/" + feed
         guard FileManager.default.fileExists(atPath: osm), FileManager.default.fileExists(atPath: gtfs) else { return nil }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-many-heidelberg-\(getpid()).wfg").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-many-\(feed)-\(getpid()).wfg").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         return Result {
             var importer = GraphImporter()
@@ -71,30 +71,37 @@ final class TransitManyTests: XCTestCase {
             _ = try TransitImporter().run(feeds: [gtfs], graphPath: path, output: path)
             return try TransitRouter(graph: try RoadGraph(path: path))
         }
-    }()
+    }
+
+    /// Heidelberg with the VRN feed, imported once for the tests that use it.
+    private static let heidelberg = sharedRouter(osm: "heidelberg.osm.pbf", feed: "vrn-heidelberg-cut.zip")
+    /// The Rhein-Neckar extract with the rnv feed (the largest shared feed: 2,057 stops, 424,266 stop times).
+    private static let rnv = sharedRouter(osm: "rhein-neckar-rnv.osm.pbf", feed: "rnv-2016.zip")
 
     private func heidelbergRouter() throws -> TransitRouter {
         guard let router = Self.heidelberg else { throw XCTSkip("no heidelberg.osm.pbf and vrn-heidelberg-cut.zip in \(sharedData)") }
         return try router.get()
     }
 
-    /// The same on Heidelberg: a dense foot network where the egress walks are cut short and many places are quicker
-    /// on foot.
-    func testEarliestArrivalsEqualEachPairQueryInHeidelberg() throws {
-        let router = try heidelbergRouter()
+    /// From `origins` random points near random stops (±`spread`°), one-to-many to `places` such points at a random
+    /// moment 06:00–20:00 of the `days` days from `firstDay`: each answer's arrival and rides are the pair query's, and
+    /// its walking distance when the pair walks; with `refine`, the refined answer is the pair's primary itinerary.
+    private func checkEachPairQuery(_ router: TransitRouter, seed: UInt64, origins: Int, places count: Int, spread: Double,
+                                    firstDay: Int, days: Int, refine: Bool = false) throws -> (checked: Int, byTransit: Int, walking: Int) {
         let tt = router.timetable
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(state: seed)
         var checked = 0, byTransit = 0, walking = 0
-        for _ in 0..<6 {
+        for _ in 0..<origins {
             func point() -> Coordinate {
                 let s = Int.random(in: 0..<tt.stopCount, using: &rng)
-                return Coordinate(latitude: Double(tt.stopLatitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng),
-                                  longitude: Double(tt.stopLongitudes[s]) * 1e-7 + Double.random(in: -0.003...0.003, using: &rng))
+                return Coordinate(latitude: Double(tt.stopLatitudes[s]) * 1e-7 + Double.random(in: -spread...spread, using: &rng),
+                                  longitude: Double(tt.stopLongitudes[s]) * 1e-7 + Double.random(in: -spread...spread, using: &rng))
             }
-            let day = ServiceDay.number(year: 2022, month: 9, day: 12) + Int.random(in: 0..<30, using: &rng)
+            let day = firstDay + Int.random(in: 0..<days, using: &rng)
             let t = Date(timeIntervalSince1970: TimeInterval(ServiceDay.start(day, in: router.zones[0]) + Int.random(in: (6 * 3600)...(20 * 3600), using: &rng)))
-            let origin = point(), places = (0..<40).map { _ in point() }
+            let origin = point(), places = (0..<count).map { _ in point() }
             guard let answers = try? router.earliestArrivals(from: origin, departure: t, to: places) else { continue }
+            let refined = refine ? try router.earliestArrivals(from: origin, departure: t, to: places, refine: true) : nil
             for (i, place) in places.enumerated() {
                 guard let pair = try? router.plan(from: origin, to: place, departure: t).primary else {
                     XCTAssertThrowsError(try answers[i].get(), "\(origin) → \(place) at \(t)"); continue
@@ -102,13 +109,55 @@ final class TransitManyTests: XCTestCase {
                 let answer = try answers[i].get()
                 XCTAssertEqual(answer.arrival, pair.arrival, "\(origin) → \(place) at \(t)")
                 XCTAssertEqual(answer.rides, pair.rides, "\(origin) → \(place) at \(t)")
+                if let refined { XCTAssertEqual(try refined[i].get().itinerary, pair, "\(origin) → \(place) at \(t): the refined itinerary is the pair's") }
                 if pair.rides == 0 { walking += 1; XCTAssertEqual(answer.walkingDistance, pair.walkingDistance) } else { byTransit += 1 }
                 checked += 1
             }
         }
+        return (checked, byTransit, walking)
+    }
+
+    /// The same on Heidelberg: a dense foot network where the egress walks are cut short and many places are quicker
+    /// on foot.
+    func testEarliestArrivalsEqualEachPairQueryInHeidelberg() throws {
+        let router = try heidelbergRouter()
+        let (checked, byTransit, walking) = try checkEachPairQuery(router, seed: 42, origins: 6, places: 40, spread: 0.003,
+                                                                   firstDay: ServiceDay.number(year: 2022, month: 9, day: 12), days: 30)
         XCTAssertGreaterThan(byTransit, 20, "places reached by a ride")
         XCTAssertGreaterThan(walking, 5, "places quicker on foot")
         XCTAssertGreaterThan(checked, 100)
+    }
+
+    /// The same on the rnv feed over the Rhein-Neckar extract: the largest shared feed, trams and buses across
+    /// Mannheim, Heidelberg and Ludwigshafen, places far apart (most reached by rides, some with several transfers);
+    /// the refined answers too, and a half-hour departure window per origin against one pair query per departure.
+    func testEarliestArrivalsAndWindowsEqualEachPairQueryOnRnv() throws {
+        guard let rnv = Self.rnv else { throw XCTSkip("no rhein-neckar-rnv.osm.pbf and rnv-2016.zip in \(sharedData)") }
+        let router = try rnv.get()
+        let firstDay = ServiceDay.number(year: 2016, month: 10, day: 24)
+        let (checked, byTransit, walking) = try checkEachPairQuery(router, seed: 7, origins: 3, places: 30, spread: 0.003,
+                                                                   firstDay: firstDay, days: 40, refine: true)
+        XCTAssertGreaterThan(byTransit, 45, "places reached by a ride")
+        XCTAssertGreaterThan(checked, 60)
+        print("rnv: \(checked) places checked, \(byTransit) by transit, \(walking) on foot")
+        var rng = SplitMix64(state: 8), departures = 0
+        let tt = router.timetable
+        for _ in 0..<3 {
+            let a = Int.random(in: 0..<tt.stopCount, using: &rng), b = Int.random(in: 0..<tt.stopCount, using: &rng)
+            let origin = Coordinate(latitudeE7: tt.stopLatitudes[a], longitudeE7: tt.stopLongitudes[a])
+            let destination = Coordinate(latitudeE7: tt.stopLatitudes[b], longitudeE7: tt.stopLongitudes[b])
+            let day = firstDay + Int.random(in: 0..<40, using: &rng)
+            let start = Date(timeIntervalSince1970: TimeInterval(ServiceDay.start(day, in: router.zones[0]) + Int.random(in: (7 * 3600)...(19 * 3600), using: &rng)))
+            guard let window = try? router.departureWindow(from: origin, to: destination, departure: start, window: 1800) else { continue }
+            // A dense network's window holds dozens of departures (every stop within the walk limit): a dozen are checked.
+            let stride = max(1, window.departures.count / 12)
+            for (k, d) in window.departures.enumerated() where k % stride == 0 || k == window.departures.count - 1 {
+                XCTAssertEqual(d.arrival, try router.plan(from: origin, to: destination, departure: d.departure).primary.arrival, "leaving \(d.departure)")
+                departures += 1
+            }
+        }
+        XCTAssertGreaterThan(departures, 6, "half-hour windows on rnv hold several departures")
+        print("rnv: \(departures) departures of three windows checked")
     }
 
     func testDepartureWindowEqualsOneQueryPerDeparture() throws {
