@@ -71,11 +71,34 @@ final class PlaceRealDataTests: XCTestCase {
             let answers = try map.searcher.search(PlaceQuery(query.joined(separator: " "), limit: 20)).map { index.string(.name, place: $0.place) }
             if answers.contains(name) { abbreviatedFound += 1 } else { print("abbreviation not found: '\(query.joined(separator: " "))' for '\(name)': \(answers.prefix(5))") }
         }
+        // Each address without a town (street and house number, no addr:city), searched with the nearest village or
+        // town around it: "Landstrasse 5 Schaan". Settlements and their reach as the README gives them (`places`), found here
+        // by a plain scan of the index.
+        let reach: [String: Double] = ["city": 15_000, "town": 6_000, "municipality": 5_000, "village": 3_000, "suburb": 3_000,
+                                       "borough": 3_000, "quarter": 1_500, "neighbourhood": 1_000, "hamlet": 1_000]
+        let settlements = (0..<index.count).compactMap { p -> (name: String, latitude: Double, longitude: Double, radius: Double)? in
+            let place = index.place(p)
+            guard place.categoryKey == "place", let radius = reach[place.category], !place.name.isEmpty else { return nil }
+            return (place.name, place.latitude, place.longitude, radius)
+        }
+        var townlessTried = 0, townlessFound = 0
+        for p in 0..<index.count {
+            let place = index.place(p)
+            guard !place.street.isEmpty, !place.houseNumber.isEmpty, place.city.isEmpty else { continue }
+            let around = settlements.map { ($0, Geo.distance(lat1: place.latitude, lon1: place.longitude, lat2: $0.latitude, lon2: $0.longitude)) }
+                .filter { $0.1 <= $0.0.radius }.min { $0.1 < $1.1 }
+            guard let town = around?.0 else { continue }
+            let query = "\(place.street) \(place.houseNumber), \(town.name)"
+            townlessTried += 1
+            let answers = try map.searcher.search(PlaceQuery(query, limit: 20)).map(\.place)
+            if answers.contains(p) { townlessFound += 1 } else { print("address without a town not found: '\(query)' for place \(p) (\(place.title))") }
+        }
+        XCTAssertEqual(townlessFound, townlessTried, "addresses without a town found with the town around them", file: file, line: line)
         XCTAssertGreaterThan(abbreviatedTried, 10, file: file, line: line)
         XCTAssertEqual(abbreviatedFound, abbreviatedTried, "names found with a word abbreviated", file: file, line: line)
         XCTAssertLessThan(unsearchable, 5, file: file, line: line)
         XCTAssertGreaterThan(typoTried, names / 10, file: file, line: line)
         XCTAssertEqual(typoFound, typoTried, "names found with one typo", file: file, line: line)
-        print("places: \(index.count) places, \(named.count) named, \(index.tokenCount) tokens, \(index.categoryCount) categories; typos found \(typoFound)/\(typoTried); abbreviated found \(abbreviatedFound)/\(abbreviatedTried); import \(map.seconds) s")
+        print("places: \(index.count) places, \(named.count) named, \(index.tokenCount) tokens, \(index.categoryCount) categories; typos found \(typoFound)/\(typoTried); abbreviated found \(abbreviatedFound)/\(abbreviatedTried); addresses without a town found with it \(townlessFound)/\(townlessTried); import \(map.seconds) s")
     }
 }

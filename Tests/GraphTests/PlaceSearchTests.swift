@@ -240,6 +240,43 @@ final class PlaceSearchTests: XCTestCase {
         XCTAssertEqual(ids(browse), ["p", "q"].map(DrawnMap.osmID(of:)))
     }
 
+    /// A town named in the query: places whose address names it match every word as before, and places around a
+    /// settlement of that name (3 km around a village) whose own text holds the other words follow, the name first or
+    /// last; a misspelt or partial town name is no locality, nor is a street or a café. 500 m between cells.
+    func testALocalityNamedInTheQuery() throws {
+        let drawing = """
+            a-------------------b
+            v   p   q       w  r
+            """
+        let nodes: [Character: [String: String]] = [
+            "v": ["place": "village", "name": "Schaan"],
+            "w": ["place": "village", "name": "Vaduz"],
+            "p": ["amenity": "cafe", "name": "La Piazza", "addr:street": "Landstrasse", "addr:housenumber": "5"],
+            "q": ["amenity": "restaurant", "name": "Linde", "addr:street": "Landstrasse", "addr:housenumber": "5", "addr:city": "Schaan"],
+            "r": ["amenity": "cafe", "name": "Rheinblick", "addr:street": "Landstrasse", "addr:housenumber": "5"],
+        ]
+        let xml = DrawnMap.xml(cells: DrawnMap.parse(drawing), gridMetres: 500, ways: [.init("ab", ["highway": "residential", "name": "Landstrasse"])],
+                               nodeTags: nodes, relations: [])
+        let map = try PlaceImport(xml: xml)
+        func ids(_ text: String, limit: Int = 10) throws -> [Int64] { try map.search(text, limit: limit).map(\.osmID) }
+        let (p, q, r, v) = (DrawnMap.osmID(of: "p"), DrawnMap.osmID(of: "q"), DrawnMap.osmID(of: "r"), DrawnMap.osmID(of: "v"))
+        // q names Schaan in its address (4 km away: found by its text); p lies 2 km from Schaan; r near Vaduz.
+        XCTAssertEqual(try ids("Landstrasse 5 Schaan"), [q, p])
+        XCTAssertEqual(try ids("Landstrasse 5, Schaan"), [q, p])
+        XCTAssertEqual(try ids("Schaan, Landstrasse 5"), [q, p])
+        XCTAssertEqual(try ids("Landstrasse 5 Vaduz"), [r])
+        XCTAssertEqual(try ids("cafe schaan"), [p], "a category word around the village")
+        XCTAssertEqual(try ids("Landstrasse 5 Schaan", limit: 1), [q], "places holding every word come first")
+        XCTAssertEqual(try ids("Landstrasse 5 Schan"), [q], "a misspelt town is matched in addresses only")
+        XCTAssertEqual(try ids("Landstrasse 5 Scha"), [q], "a town's beginning is no locality")
+        XCTAssertEqual(try ids("Piazza Landstrasse"), [p], "a street's name is no locality")
+        XCTAssertEqual(try ids("Schaan"), [v, q], "the village, then the place whose address names it")
+        XCTAssertEqual(Set(try ids("Landstrasse 5")), [p, q, r])
+        // The town's word counts as an exact word of the address: both text scores are those of three address words.
+        let located = try map.searcher.search(PlaceQuery("Landstrasse 5 Schaan"))
+        XCTAssertEqual(located.map(\.textScore), [0.8, 0.8].map { Double(Float($0)) })
+    }
+
     /// What is no place one goes to is not indexed: a bus route and its route master (whose centre lies anywhere
     /// along the line), a TMC location, a building level, an associatedStreet repeating its street, a railway switch
     /// numbered "69", an unaddressed level crossing; the stop area, its platform, a multipolygon and the street are.

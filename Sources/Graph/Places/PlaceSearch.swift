@@ -78,6 +78,8 @@ public final class PlaceSearcher {
     /// Per category: its bonus in the ranking (`PlaceProminence.bonus`) and whether it is a piece of a transit stop.
     private let prominence: [Float]
     private let stopPiece: [Bool]
+    /// Per category: how far around a settlement of it (`place=town`…) its places lie, metres; 0 for other kinds.
+    let settlementRadius: [Double]
 
     /// Most query words used (later ones are ignored).
     public static let maximumWords = 12
@@ -98,9 +100,13 @@ public final class PlaceSearcher {
         let kinds = (0..<index.categoryCount).map { index.category($0) }
         prominence = kinds.map { PlaceProminence.bonus(key: $0.key, value: $0.value) }
         stopPiece = kinds.map { PlaceProminence.isTransitStop(key: $0.key, value: $0.value) }
+        settlementRadius = kinds.map { PlaceLocality.radius(key: $0.key, value: $0.value) ?? 0 }
     }
 
-    /// The places matching `query`, best first.
+    /// The places matching `query`, best first. When the places holding every word are fewer than the limit and the
+    /// last words (or the first) name a town, village or suburb of the index exactly, the places holding the other
+    /// words around it follow (`PlaceLocality`): "Landstrasse 5, Schaan" finds a café on Landstrasse 5 whose address
+    /// names no town.
     public func search(_ query: PlaceQuery) throws(PlaceSearchError) -> [PlaceMatch] {
         let limit = max(0, query.limit)
         let filtering = query.category != nil
@@ -109,9 +115,21 @@ public final class PlaceSearcher {
         if words.count > Self.maximumWords { words.removeLast(words.count - Self.maximumWords) }
         if words.isEmpty && !filtering { throw .emptyQuery }
         if limit == 0 { return [] }
-        let near = query.near
-        let cosine = near.map { cos($0.latitude * .pi / 180) } ?? 1
+        let found = ranked(words, filtering: filtering, near: query.near, limit: limit)
+        guard found.count < limit, let locality = locality(in: words) else { return found }
+        var result = found
+        for match in ranked(locality.rest, filtering: filtering, near: query.near, limit: limit, within: locality) where result.count < limit {
+            if !result.contains(where: { $0.place == match.place }) { result.append(match) }
+        }
+        return result
+    }
 
+    /// The best `limit` places holding every word of `words` (or, with no words, every place of the allowed
+    /// categories), ranked by text, kind and distance to `near`; `within` a locality, only the places around its
+    /// settlements, ranked by the distance to the nearest of them, its words counted as exact words of the address.
+    private func ranked(_ words: [[UInt8]], filtering: Bool, near: (latitude: Double, longitude: Double)?, limit: Int,
+                        within locality: PlaceLocality? = nil) -> [PlaceMatch] {
+        let cosine = near.map { cos($0.latitude * .pi / 180) } ?? 1
         best.removeAll(keepingCapacity: true)
         // Room for the answers that `answers` leaves out (pieces of one street or one stop).
         let keep = 2 * limit + 32
@@ -125,7 +143,15 @@ public final class PlaceSearcher {
             } else {
                 rank = text + prominence[Int(index.categories[place])] - 0.0005 * Float(min(index.bytes(of: .name, place: place).count, 100))
             }
-            if let near {
+            if let locality {
+                var nearest = Double.infinity
+                for centre in locality.centres {
+                    let metres = distance(place, (centre.latitude, centre.longitude), centre.cosine)
+                    if metres <= centre.radius { nearest = min(nearest, metres) }
+                }
+                guard nearest.isFinite else { return }
+                rank -= Self.distancePenalty(nearest)
+            } else if let near {
                 rank -= Self.distancePenalty(distance(place, near, cosine))
             }
             if best.count == keep, rank <= best[keep - 1].rank { return }
@@ -139,11 +165,14 @@ public final class PlaceSearcher {
             for place in 0..<index.count where allowed[Int(index.categories[place])] { consider(place, text: 1) }
         } else {
             matchWords(words)
+            // The town's words count as exact words of the address (as in a place whose address names the town).
+            let located = Float(locality?.wordCount ?? 0)
+            let credited = located * Self.fieldWeights[Int(PlaceTokenField.address.rawValue)], total = Float(words.count) + located
             for place in touched {
                 let p = Int(place)
                 guard Int(matched[p]) == words.count else { continue }
                 if filtering, !allowed[Int(index.categories[p])] { continue }
-                consider(p, text: score[p] / Float(words.count))
+                consider(p, text: (score[p] + credited) / total)
             }
         }
         return answers(limit: limit, near: near, cosine: cosine)
