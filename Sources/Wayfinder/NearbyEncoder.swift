@@ -10,14 +10,20 @@ public enum NearbyEncoder {
         return ride.routeShortName.isEmpty ? ride.routeLongName : ride.routeShortName
     }
 
+    /// What the table calls a place: its name, else its address, else "(no name, LAT,LON)" (a point to route to).
+    static func title(_ item: MapItem) -> String {
+        if !item.name.isEmpty { return TextEncoder.clean(item.name) }
+        if !item.address.isEmpty { return TextEncoder.clean(item.address) }
+        return String(format: "(no name, %.5f,%.5f)", item.coordinate.latitude, item.coordinate.longitude)
+    }
+
     /// A table: rank, place, category, travel time, arrival, distance (by transit: walking, rides and the first
     /// boarding as time, stop and route; `walk only` when walking is quicker); unreachable places end it unranked.
     public static func text(_ response: NearbySearchResponse, transit: Bool) -> String {
         let tz = response.timeZone
         let rows = response.places.map { place -> [String] in
             let e = place.eta
-            var row = [place.rank.map(String.init) ?? "-", TextEncoder.clean(place.mapItem.name.isEmpty ? (place.mapItem.address.isEmpty ? "(no name)" : place.mapItem.address) : place.mapItem.name),
-                       TextEncoder.clean(place.mapItem.category)]
+            var row = [place.rank.map(String.init) ?? "-", title(place.mapItem), TextEncoder.clean(place.mapItem.category)]
             guard e.status == .ok, let time = e.expectedTravelTime, let distance = e.distance, let arrival = e.expectedArrivalDate else {
                 return row + ["-", e.status == .noRoad ? "no road" : "no route", "-"] + (transit ? ["-", "-"] : [])
             }

@@ -6,7 +6,8 @@ enum DemoCommand {
     static let usage = """
     usage: wayfinder demo [--data DIR] [--cache DIR] [--fresh]
 
-    Imports the bundled samples once, then shows what they hold: routes, a walk, a matrix, a trip and a bus trip.
+    Imports the bundled samples once, then shows what they hold: routes, a walk, a matrix, a trip, a bus trip, and
+    a place found by name with the restaurants around it by ETA.
 
       --data DIR    where the samples are (default: Data/ of the source tree or the current folder)
       --cache DIR   where imported graphs are kept (default: $XDG_CACHE_HOME/wayfinder or ~/.cache/wayfinder)
@@ -83,6 +84,7 @@ enum DemoCommand {
             try showTrips(for: name, graphPath: graphPath)
             try showMatrixAndTrip(for: name, graphPath: graphPath)
             try DemoTransit.showTrip(graph: graphPath, sample: name)
+            DemoPlaces.show(graph: graphPath, sample: name)
             print("")
         }
         // Commands that work as printed, from any folder: the paths are the ones this run used.
@@ -91,6 +93,7 @@ enum DemoCommand {
         print("Next:")
         print("  wayfinder info \(Self.quoted(monacoGraph))                      # the file's sections and figures")
         print("  wayfinder route --graph \(Self.quoted(monacoGraph)) 43.7393,7.4277 43.7312,7.4203   # a route with its steps")
+        print("  wayfinder nearby --graph \(Self.quoted(monacoGraph)) --from \"Casino de Monte-Carlo\" --category restaurant --mode foot   # places by ETA")
         print("  wayfinder import \(Self.quoted(monacoInput)) -o monaco.wfg      # your own graph file (any OSM extract, XML or PBF)")
         print("  wayfinder serve --graph \(Self.quoted(monacoGraph))             # the HTTP API and a map page on http://127.0.0.1:5000/")
     }

@@ -14,7 +14,7 @@ final class NearbyCommandTests: CLITestCase {
         super.tearDown()
     }
 
-    /// A graph with a timetable and a place index (imported once per class; `--no-ch` leaves room for the index).
+    /// A graph with a timetable and a place index (imported once per class; `--no-ch` makes the debug import quicker).
     func graph(_ name: String, osm: String, gtfs: String) throws -> String {
         let path = Self.folder.appendingPathComponent(name).path
         if FileManager.default.fileExists(atPath: path) { return path }

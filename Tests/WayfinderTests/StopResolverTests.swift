@@ -153,6 +153,24 @@ final class StopResolverTests: XCTestCase {
         XCTAssertEqual(stop.coordinate.distance(to: drawn.coordinate("n")), 0, accuracy: 1)
     }
 
+    /// Of partial matches alike, the name with fewer words beyond those given, unless the kind outweighs it: on the
+    /// Monaco sample "Port Hercule" is the marina "Port Hercule de Monaco", not the pool "Piscine (Rainer III) du Port
+    /// Hercule" nearer the map's centre; on the Heidelberg sample a misspelt "Hauptbanhof" is the station "Heidelberg
+    /// Hauptbahnhof", not the car park "Hauptbahnhof" beside it (a station's bonus outweighs a word).
+    func testTheNameWithFewerWordsBeyondThoseGivenWinsUnlessTheKindOutweighsIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("unsaid-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let monaco = try Self.importWithPlaces(sample("monaco.osm.gz"), to: folder.appendingPathComponent("monaco.wfg")).map
+        let port = try StopResolver(map: monaco).resolve("Port Hercule")
+        XCTAssertEqual(port.place?.name, "Port Hercule de Monaco")
+        XCTAssertEqual(port.place?.category, "marina")
+        let heidelberg = try Self.importWithPlaces(sample("heidelberg-clipped.osm.gz"), to: folder.appendingPathComponent("heidelberg.wfg")).map
+        let station = try StopResolver(map: heidelberg).resolve("Hauptbanhof", near: Coordinate(latitude: 49.40963, longitude: 8.69301))
+        XCTAssertEqual(station.place?.name, "Heidelberg Hauptbahnhof")
+        XCTAssertEqual(station.place?.category, "station")
+    }
+
     func testATypoResolves() throws {
         let (drawn, map) = try placesMap()
         let stop = try StopResolver(map: map).resolve("Backerei Kramr", near: drawn.coordinate("a"))

@@ -94,9 +94,11 @@ public struct StopResolutionError: Error, Equatable, Sendable, CustomStringConve
 ///
 /// Route relations are never taken (their centre is a point somewhere along the line). "Best" is, in order: a match of the whole name (the name or one of its other names folds to exactly the words
 /// given) before any other; then the higher text score (`PlaceMatch.textScore`: exact words before beginnings
-/// before near spellings, the name before other names before the address); then the kind of place and the distance
-/// to the reference point together, as the place search ranks them (`PlaceProminence.standing`: a station before the
-/// pedestrian square of its name next to it, the nearer of two alike).
+/// before near spellings, the name before other names before the address); then the kind of place, the distance
+/// to the reference point and the words its name has beyond those given together: the place search's standing
+/// (`PlaceProminence.standing`: a station before the pedestrian square of its name next to it, the nearer of two alike)
+/// less `unsaidWordPenalty` a word ("Port Hercule" is the marina "Port Hercule de Monaco" before the pool "Piscine
+/// (Rainer III) du Port Hercule" nearer the reference, a station's bonus outweighs a word).
 /// With `strictNames`, a name whose best matches (the same whole-name rank and text score) lie more than
 /// `ambiguityDistance` apart is an error listing them (same-named platforms of one station are not ambiguous).
 public struct StopResolver: Sendable {
@@ -110,6 +112,9 @@ public struct StopResolver: Sendable {
     public static let ambiguityDistance = 200.0
     /// Candidates taken from each of the two searches (near the reference point, and anywhere).
     static let candidateLimit = 50
+    /// What each word a candidate's name has beyond the words given costs its standing: the distance penalty of a
+    /// third farther away (`PlaceSearcher.distancePenalty`), a third of a station's bonus.
+    static let unsaidWordPenalty = 0.02
 
     /// A resolver on `map`, with an optional places file's names.
     public init(map: OfflineMap, places: [String: Coordinate] = [:], strictNames: Bool = false) {
@@ -198,11 +203,16 @@ public struct StopResolver: Sendable {
         for match in local + anywhere where seen.insert(match.place).inserted {
             let place = index.place(match.place)
             if !Self.canBeStop(place) { continue }
-            let whole = ([place.name] + place.otherNames).contains { PlaceTextFolding.tokens(of: $0) == words }
+            let names = ([place.name] + place.otherNames).map { PlaceTextFolding.tokens(of: $0) }
+            let whole = names.contains(words)
+            // How many more words its closest name has than the text ("Port Hercule" is two short of "Port Hercule de
+            // Monaco", four of "Piscine (Rainer III) du Port Hercule").
+            let unsaid = names.filter { !$0.isEmpty }.map { max(0, $0.count - words.count) }.min() ?? 0
             let point = Coordinate(latitude: place.latitude, longitude: place.longitude)
             let metres = Self.metres(reference, point)
             candidates.append(Candidate(place: place, whole: whole, text: Int((match.textScore * 1000).rounded()),
-                                        standing: PlaceProminence.standing(key: place.categoryKey, value: place.category, metres: metres),
+                                        standing: PlaceProminence.standing(key: place.categoryKey, value: place.category, metres: metres)
+                                            - Self.unsaidWordPenalty * Double(unsaid),
                                         distance: metres))
         }
         candidates.sort(by: Candidate.better)
