@@ -93,7 +93,7 @@ enum DemoCommand {
         print("Next:")
         print("  wayfinder info \(Self.quoted(monacoGraph))                      # the file's sections and figures")
         print("  wayfinder route --graph \(Self.quoted(monacoGraph)) 43.7393,7.4277 43.7312,7.4203   # a route with its steps")
-        print("  wayfinder nearby --graph \(Self.quoted(monacoGraph)) --from \"Casino de Monte-Carlo\" --category restaurant --mode foot   # places by ETA")
+        print("  wayfinder nearby --graph \(Self.quoted(monacoGraph)) --from \"Port Hercule\" --category restaurant --mode foot   # places by ETA")
         print("  wayfinder import \(Self.quoted(monacoInput)) -o monaco.wfg      # your own graph file (any OSM extract, XML or PBF)")
         print("  wayfinder serve --graph \(Self.quoted(monacoGraph))             # the HTTP API and a map page on http://127.0.0.1:5000/")
     }

@@ -6,7 +6,7 @@ import Wayfinder
 enum DemoPlaces {
     /// Per sample: the name typed, the category, the mode, the radius (metres), the time zone and the departure.
     static let searches: [String: (name: String, category: String, mode: TransportType, radius: Double, zone: String, depart: String)] = [
-        "monaco.osm.gz": ("casino monte carlo", "restaurant", .walking, 500, "Europe/Monaco", "2026-12-01T19:30"),
+        "monaco.osm.gz": ("port hercule", "restaurant", .walking, 500, "Europe/Monaco", "2026-12-01T19:30"),
     ]
 
     /// Finds the sample's place and lists the three places of the category reached first from it.

@@ -102,7 +102,7 @@ final class DemoCommandTests: CLITestCase {
             .filter { $0.hasPrefix("wayfinder ") }
         XCTAssertGreaterThanOrEqual(hints.count, 3, demo.stdout)
         for hint in hints {
-            let words = hint.split(separator: " ").dropFirst().map(String.init)
+            let words = Array(Self.shellWords(hint).dropFirst())
             if words.first == "serve" {
                 let server = try ServeCommandTests.Server(Array(words.dropFirst()), folder: temp)
                 XCTAssertGreaterThan(server.port, 0, hint)
@@ -112,6 +112,19 @@ final class DemoCommandTests: CLITestCase {
             let result = try run(words)
             XCTAssertEqual(result.status, 0, "\(hint): \(result.stderr)")
         }
+    }
+
+    /// A command line's words as a shell splits them: at spaces, except inside double quotes (which it removes).
+    static func shellWords(_ line: String) -> [String] {
+        var words: [String] = [], word = "", quoted = false, started = false
+        for character in line {
+            if character == "\"" { quoted.toggle(); started = true } else if character == " " && !quoted {
+                if started { words.append(word) }
+                word = ""; started = false
+            } else { word.append(character); started = true }
+        }
+        if started { words.append(word) }
+        return words
     }
 
     func testDemoReimportsAStaleOrDamagedCache() throws {
