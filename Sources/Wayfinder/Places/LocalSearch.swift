@@ -5,7 +5,8 @@ import Graph
 /// point that ranks nearer places higher, and the number of answers.
 public struct LocalSearchRequest: Sendable, Equatable {
     /// The words to find (any order; a word's beginning, one typo in words of 5+ letters or an abbreviation such as
-    /// "Av." for "Avenida" still matches; case and accents do not matter). May be empty when `category` is given.
+    /// "Av." for "Avenida" still matches; case and accents do not matter; a town's name among them also finds the
+    /// places around the town that hold the other words). May be empty when `category` is given.
     public var naturalLanguageQuery: String
     /// Only places of this category: an OSM tag value (`restaurant`) or `key=value` (`amenity=restaurant`);
     /// `OfflineMap.placeCategories` lists them.
