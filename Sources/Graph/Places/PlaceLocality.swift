@@ -71,14 +71,13 @@ extension PlaceSearcher {
         }
         guard rarest >= 0 else { return nil }
         var centres: [(latitude: Double, longitude: Double, cosine: Double, radius: Double)] = []
-        var seen: [Int] = []
+        var seen = Set<Int>()
         for position in Int(index.postingStart[rarest])..<Int(index.postingStart[rarest + 1]) {
             let posting = index.postings[position]
             guard posting & 3 <= PlaceTokenField.otherName.rawValue else { continue }
             let p = Int(posting >> 2)
             let radius = settlementRadius[Int(index.categories[p])]
-            guard radius > 0, !seen.contains(p) else { continue }
-            seen.append(p)
+            guard radius > 0, seen.insert(p).inserted else { continue }
             let others = index.string(.otherNames, place: p)
             let names = [index.string(.name, place: p)] + others.split(separator: PlaceField.nameSeparator).map(String.init)
             guard names.contains(where: { PlaceTextFolding.tokens(of: $0) == words }) else { continue }
