@@ -257,7 +257,7 @@ public struct StopResolver: Sendable {
                 queries.append(query.joined(separator: " "))
             }
         }
-        if words.count > 1 { queries += words.filter { $0.count >= 3 } + corrected }
+        if words.count > 1 { queries += (words + corrected).filter { $0.count >= 3 } }
         var titles: [String] = []
         var seen = Set<[UInt8]>()
         for query in queries {
