@@ -4,7 +4,7 @@ import Wayfinder
 /// `wayfinder places --graph G QUERY`: the offline place search (names, addresses, categories, GTFS stops).
 enum PlacesCommand {
     static let usage = """
-    usage: wayfinder places --graph G [--near LAT,LON] [--category C] [--limit N] [--format text|json|geojson] QUERY…
+    usage: wayfinder places --graph G [--near PLACE] [--category C] [--limit N] [--format text|json|geojson] QUERY…
            wayfinder places --graph G --categories [--format text|json]
 
     Finds places by name or address in the graph file's place index (built by every import): each word matches a
@@ -12,7 +12,8 @@ enum PlacesCommand {
     stands for ("Av." Avenida, "St." Saint or Sankt, "Bd" Boulevard) and the reverse; case and accents do not matter.
 
       --graph G        the graph file (from wayfinder import)
-      --near LAT,LON   rank nearer places higher and give each one's distance in metres
+      --near PLACE     rank nearer places higher and give each one's distance in metres: lat,lon or a place name
+                       (the best match near the map's centre, as a stop's name; the output says which it took)
       --category C     only places of this category: an OSM tag value (restaurant, cafe, bus_stop) or key=value
                        (amenity=restaurant); with no QUERY, the places of the category (nearest first with --near)
       --limit N        most answers, 1 to 1000 (default 10)
@@ -49,7 +50,9 @@ enum PlacesCommand {
             request.limit = limit
         }
         if let text = args.value("--near") {
-            do { request.near = try Coordinate(parsing: text) } catch { throw CommandError.usage("--near \(error.description)") }
+            let near = try StopNames.resolve(option: "--near", text, map: map, strict: false)
+            StopNames.report([near], text: format == "text")
+            request.near = near.coordinate
         }
         let response: LocalSearchResponse
         do { response = try LocalSearch(request, map: map).start() } catch {

@@ -26,6 +26,16 @@ final class PlacesCommandTests: CLITestCase {
         // The same words rank differently with --near: "pizza" near Pizza Pino gives Pizza Pino first.
         let pino = try run(["places", "--graph", graph, "--near", "43.7327812,7.4194336", "pizza"])
         XCTAssertTrue(pino.stdout.hasPrefix("Pizza Pino"), pino.stdout)
+        // --near takes a place name as a stop does: the same answers as near its point, and the output says which it took.
+        let named = try run(["places", "--graph", graph, "--near", "Pizza Pino", "pizza"])
+        XCTAssertEqual(named.status, 0, named.stderr)
+        let lines = named.stdout.split(separator: "\n", maxSplits: 1).map(String.init)
+        XCTAssertTrue(lines[0].hasPrefix("Pizza Pino → \"Pizza Pino\" (restaurant), 43.73278,7.41943"), named.stdout)
+        let pinoPoint = try run(["places", "--graph", graph, "--near", "43.73278120,7.41943360", "pizza"])
+        XCTAssertEqual(lines[1], pinoPoint.stdout)
+        let namedJSON = try run(["places", "--graph", graph, "--near", "Pizza Pino", "--format", "json", "pizza"])
+        XCTAssertTrue(namedJSON.stdout.hasPrefix("{"), "the line saying which place was taken goes to standard error: \(namedJSON.stdout)")
+        XCTAssertTrue(namedJSON.stderr.hasPrefix("Pizza Pino →"), namedJSON.stderr)
 
         // Too far from every name for the search (three typos): it says so, and suggests the nearest spellings.
         let none = try run(["places", "--graph", graph, "Kasinnno"])
@@ -40,7 +50,7 @@ final class PlacesCommandTests: CLITestCase {
     func testRefusals() throws {
         let graph = tmp("monaco.wfg")
         try importMonaco(to: graph)
-        for (arguments, message) in [(["--limit", "0", "x"], "--limit"), (["--near", "91,0", "x"], "--near"),
+        for (arguments, message) in [(["--limit", "0", "x"], "--limit"), (["--near", "91,0", "x"], "--near"), (["--near", "Kasinnno Pizzza", "x"], "did you mean"),
                                      (["--category", "restaurent"], "restaurant"), (["--format", "xml", "x"], "--format"), ([String](), "give words")] {
             let result = try run(["places", "--graph", graph] + arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
