@@ -27,7 +27,7 @@ enum NearbyCommand {
       --directions K     print the full itinerary to the K-th place of the ranking instead, as `route` prints it
       --format F         text (default) or json (docs/schemas/nearby.schema.json; with --directions, route's JSON)
       --time-zone ZONE   IANA zone for dates without an offset and for output (default: the map's: its
-                     timetable's with --gtfs, else the system's, $TZ)
+                         timetable's with --gtfs, else the system's, $TZ)
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)

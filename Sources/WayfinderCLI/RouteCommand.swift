@@ -21,7 +21,7 @@ enum RouteCommand {
       --straight         straight great-circle lines between the stops, with their lengths, instead of routes
       --format F         text (default), json (docs/route-json.md), geojson (RFC 7946), gpx (GPX 1.1), polyline, polyline6
       --time-zone ZONE   IANA zone for dates without an offset and for output (default: the map's: its
-                     timetable's with --gtfs, else the system's, $TZ)
+                         timetable's with --gtfs, else the system's, $TZ)
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
       --max-transfers N  (transit) most transfers between rides, 0 to 6 (default 6)
       --max-walk M       (transit) longest walk to or from a stop, metres, 0 to 10000 (default 1000)

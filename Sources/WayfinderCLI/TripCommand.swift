@@ -19,7 +19,7 @@ enum TripCommand {
       --end-fixed        keep the last stop last (default: end wherever the trip is quickest)
       --depart T         leave at T (default: now), ISO 8601
       --time-zone ZONE   IANA zone for dates without an offset and for output (default: the map's: its
-                     timetable's with --gtfs, else the system's, $TZ)
+                         timetable's with --gtfs, else the system's, $TZ)
       --format F         text (default: order, total, saving, then the route), json (`trip` and `directions`), or a
                          route format: geojson, gpx, polyline, polyline6 (stops in visiting order)
       --max-snap M       farthest a stop may lie from a road the mode may use, metres, up to 100000 (default 1000)
