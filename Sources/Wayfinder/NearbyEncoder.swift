@@ -18,7 +18,8 @@ public enum NearbyEncoder {
     }
 
     /// A table: rank, place, category, travel time, arrival, distance (by transit: walking, rides and the first
-    /// boarding as time, stop and route; `walk only` when walking is quicker); unreachable places end it unranked.
+    /// boarding as time, stop and route; `walk only` when walking is quicker); unreachable places end it unranked. With
+    /// a latest arrival, a line after the table counts the places reached later or not at all.
     public static func text(_ response: NearbySearchResponse, transit: Bool) -> String {
         let tz = response.timeZone
         let rows = response.places.map { place -> [String] in
@@ -43,11 +44,19 @@ public enum NearbyEncoder {
         var right = [true, false, false, true, false, true]
         if transit { header += ["rides", "first boarding"]; right += [true, false] }
         let body = TextEncoder.table(header, rows, right: right).map { String($0.dropFirst(2)) }.joined(separator: "\n")
-        return response.places.isEmpty ? "no place of the category within the radius\n" : body + "\n"
+        var text = response.places.isEmpty ? "no place of the category within the radius\n" : body + "\n"
+        if let latest = response.latestArrival {
+            let by = ISO8601.string(latest, in: tz), others = response.reachedLater
+            let later = "\(others) more place\(others == 1 ? " is" : "s are") reached after \(by) or not at all"
+            text = response.places.isEmpty ? "no place of the category within the radius is reached by \(by)"
+                + (others > 0 ? " (\(others) reached later or not at all)\n" : "\n") : text + (others > 0 ? "\(later)\n" : "")
+        }
+        return text
     }
 
     /// One JSON object, sorted keys: `expectedDepartureDate`, `candidates` (places within the radius before the
-    /// limit) and `places`, each with `rank` (null when unreachable), `name`, `category`, `categoryKey`, `address`,
+    /// limit), with a latest arrival `latestArrival` and `reachedLater` (the candidates reached after it or not at all),
+    /// and `places`, each with `rank` (null when unreachable), `name`, `category`, `categoryKey`, `address`,
     /// `location`, `straightLineDistance` (m), `status`, `expectedTravelTime` (s), `expectedArrivalDate`, `distance`
     /// (m; by transit the walking) and, by transit, `expectedDepartureDate`, `rides`, `walkingDistance` and
     /// `firstBoarding` (`stop`, `stopId`, `route`, `departure`; null when walking only).
@@ -84,10 +93,13 @@ public enum NearbyEncoder {
             }
             return .object(fields)
         }
-        return JSONValue.object([
+        var members: [(String, JSONValue)] = [
             ("candidates", .int(response.candidateCount)),
             ("expectedDepartureDate", .string(ISO8601.string(response.expectedDepartureDate, in: tz))),
-            ("places", .array(places)),
-        ]).serialized()
+        ]
+        if let latest = response.latestArrival { members.append(("latestArrival", .string(ISO8601.string(latest, in: tz)))) }
+        members.append(("places", .array(places)))
+        if response.latestArrival != nil { members.append(("reachedLater", .int(response.reachedLater))) }
+        return JSONValue.object(members).serialized()
     }
 }

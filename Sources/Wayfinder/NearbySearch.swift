@@ -19,6 +19,9 @@ public struct NearbySearchRequest: Sendable {
     public var radius: Double?
     /// Most places in the answer, after ranking by arrival (nil: every candidate).
     public var limit: Int?
+    /// "Which can I reach by 8?": only the places reached by then (nil: every place, the unreachable ones last). The
+    /// places reached later or not at all are left out and counted (`NearbySearchResponse.reachedLater`).
+    public var latestArrival: Date?
     /// Farthest the origin or a place may lie from a road the mode may use, metres.
     public var maximumSnappingDistance: Double
     public var timeZone: TimeZone
@@ -60,6 +63,9 @@ public struct NearbySearchResponse: Sendable {
     public var candidateCount: Int
     public var expectedDepartureDate: Date
     public var timeZone: TimeZone
+    /// The request's `latestArrival`, and how many candidates it left out (reached after it, or not at all).
+    public var latestArrival: Date? = nil
+    public var reachedLater = 0
 }
 
 /// Why a nearby search could not run.
@@ -72,6 +78,8 @@ public enum NearbySearchError: Error, CustomStringConvertible, Equatable {
     case radiusOutOfRange(Double)
     /// `limit` is not at least 1.
     case limitOutOfRange(Int)
+    /// `latestArrival` is not after the departure.
+    case latestArrivalBeforeDeparture(latest: Date, departure: Date)
 
     public var description: String {
         switch self {
@@ -79,6 +87,9 @@ public enum NearbySearchError: Error, CustomStringConvertible, Equatable {
         case let .directions(error): return error.description
         case let .radiusOutOfRange(r): return "radius \(r) m is outside 0 (exclusive) to \(Int(NearbySearchRequest.maximumRadius)) m"
         case let .limitOutOfRange(n): return "limit \(n) is less than 1"
+        case let .latestArrivalBeforeDeparture(latest, departure):
+            return "the latest arrival \(ISO8601.string(latest, in: TimeZone(identifier: "UTC")!)) is not after the departure "
+                + "\(ISO8601.string(departure, in: TimeZone(identifier: "UTC")!))"
         }
     }
 }
@@ -117,12 +128,14 @@ public struct NearbySearch: Sendable {
         return eta
     }
 
-    /// The candidates ranked by arrival (ties keep the nearer first), unreachable ones last, cut to `limit`.
+    /// The candidates ranked by arrival (ties keep the nearer first), unreachable ones last (with `latestArrival`,
+    /// only those reached by then), cut to `limit`.
     public func calculate() throws(NearbySearchError) -> NearbySearchResponse {
+        // The one departure every row leaves at (a request for "now" is fixed once, so ranking and directions agree).
+        let departure = request.departureDate ?? Date()
+        if let latest = request.latestArrival, latest <= departure { throw .latestArrivalBeforeDeparture(latest: latest, departure: departure) }
         let items = try candidates()
         var eta = etaRequest(to: items)
-        // The one departure every row leaves at (a request for "now" is fixed once, so ranking and directions agree).
-        let departure = eta.departureDate ?? Date()
         eta.departureDate = departure
         let rows: ETAListResponse
         do { rows = try ETAList(eta, map: map).calculate() } catch { throw .directions(error) }
@@ -135,8 +148,15 @@ public struct NearbySearch: Sendable {
             let entry = rows.entries[i]
             places.append(NearbyPlace(rank: entry.status == .ok ? position + 1 : nil, mapItem: items[i], eta: entry))
         }
+        var reachedLater = 0
+        if let latest = request.latestArrival {
+            let inTime = places.filter { place in place.rank != nil && place.eta.expectedArrivalDate.map { $0 <= latest } ?? false }
+            reachedLater = places.count - inTime.count
+            places = inTime
+        }
         if let limit = request.limit, places.count > limit { places.removeLast(places.count - limit) }
-        return NearbySearchResponse(places: places, candidateCount: items.count, expectedDepartureDate: departure, timeZone: request.timeZone)
+        return NearbySearchResponse(places: places, candidateCount: items.count, expectedDepartureDate: departure, timeZone: request.timeZone,
+                                    latestArrival: request.latestArrival, reachedLater: reachedLater)
     }
 
     /// The directions request to one place of a response: from the origin, leaving at the response's departure, by the

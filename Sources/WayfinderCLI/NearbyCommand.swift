@@ -6,8 +6,8 @@ import Wayfinder
 enum NearbyCommand {
     /// `wayfinder nearby --help`.
     static let usage = """
-    usage: wayfinder nearby --graph G.wfg --from STOP --category C [--mode car|foot|transit] [--depart T] [--within M]
-                            [--limit N] [--directions K] [--format text|json] [--time-zone ZONE] [--max-snap M]
+    usage: wayfinder nearby --graph G.wfg --from STOP --category C [--mode car|foot|transit] [--depart T] [--by T]
+                            [--within M] [--limit N] [--directions K] [--format text|json] [--time-zone ZONE] [--max-snap M]
                             [--max-transfers N] [--max-walk M] [--strict-names] [WORDS…]
 
     "Which restaurants can I reach by 8?": the places of a category (and matching WORDS, if given) within --within
@@ -20,7 +20,8 @@ enum NearbyCommand {
                          ambiguous name is an error listing the candidates)
       --category C       a place category (restaurant, amenity=restaurant; `wayfinder places --categories` lists them)
       --mode MODE        car (default), foot, or transit
-      --depart T         leave at T (default: now); ISO 8601 (by transit, local times are the feed's)
+      --depart T         leave at T (default: now); ISO 8601, without an offset in the map's local time (--time-zone)
+      --by T             only the places reached by T ("which can I reach by 8?"), the others counted after the table
       --within M         search radius around --from, metres (default 2000 on foot and by transit, 10000 by car;
                          at most 100000); at most the 1000 nearest places are ranked
       --limit N          show the first N places after ranking (default: all)
@@ -38,7 +39,7 @@ enum NearbyCommand {
     """
 
     static func run(_ arguments: [String]) throws {
-        let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--from", "--category", "--mode", "--depart", "--within", "--limit",
+        let args = try ArgumentList(arguments, valued: ["--graph", "-g", "--from", "--category", "--mode", "--depart", "--by", "--within", "--limit",
                                                         "--directions", "--format", "--time-zone", "--max-snap", "--max-transfers", "--max-walk"],
                                     switches: ["-h", "--help", "--strict-names"])
         if args.has("-h") || args.has("--help") { print(usage); return }
@@ -71,10 +72,15 @@ enum NearbyCommand {
         StopNames.report([from], text: format == "text")
         let origin = from.coordinate
         let timeZone = try RouteCommand.timeZone(args, map: map)
-        let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) }
+        let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) } ?? Date()
+        let by = try args.value("--by").map { try RouteCommand.parseDate($0, option: "--by", timeZone: timeZone) }
+        if let by, by <= depart {
+            throw CommandError.usage("--by \(ISO8601.string(by, in: timeZone)) is not after the departure \(ISO8601.string(depart, in: timeZone))")
+        }
         var request = NearbySearchRequest(origin: origin, category: args.value("--category"), naturalLanguageQuery: words, transportType: transport,
                                           departureDate: depart, radius: within, limit: limit, maximumSnappingDistance: maxSnap, timeZone: timeZone)
         request.transitOptions = transitOptions
+        request.latestArrival = by
         let search = NearbySearch(request, map: map)
         let response: NearbySearchResponse
         do { response = try search.calculate() } catch {
@@ -108,7 +114,7 @@ enum NearbyCommand {
         let hint = map.coordinateHint(for: origin).map { ": \($0)" } ?? ""
         switch error {
         case .places(.noPlaceIndex), .places(.damagedIndex): return CommandError(message: error.description, exitCode: ExitCode.badInput)
-        case .places, .radiusOutOfRange, .limitOutOfRange: return CommandError.usage(error.description)
+        case .places, .radiusOutOfRange, .limitOutOfRange, .latestArrivalBeforeDeparture: return CommandError.usage(error.description)
         case .directions(.transit(.noRoad)):
             return CommandError(message: "--from is more than \(Int(maxSnap)) m from any road the foot profile may use" + hint, exitCode: ExitCode.noRoad)
         case let .directions(inner):

@@ -210,6 +210,32 @@ final class NearbyCommandTests: CLITestCase {
         XCTAssertEqual(try departure(["eta", "--graph", roads, "--depart", "2017-05-10T09:00", "--format", "json"] + stops), "2017-05-10T09:00:00+09:00")
     }
 
+    /// "Which restaurants can I reach by 10?": `--by` keeps the places reached by then, ranked as without it, and
+    /// counts the others; a time not after the departure is refused.
+    func testByKeepsThePlacesReachedInTime() throws {
+        let graph = try terreHaute()
+        let base = ["nearby", "--graph", graph, "--from", "39.49,-87.38", "--category", "restaurant", "--mode", "transit",
+                    "--depart", "2017-05-10T09:00", "--within", "10000", "--format", "json"]
+        let all = try XCTUnwrap(try object(try run(base).stdout)["places"] as? [[String: Any]])
+        let arrivals = all.compactMap { $0["expectedArrivalDate"] as? String }
+        XCTAssertEqual(arrivals, ["2017-05-10T09:44:20-04:00", "2017-05-10T10:36:10-04:00"], "the test needs one place before 10:00, one after")
+        let byTen = try object(try run(base + ["--by", "2017-05-10T10:00"]).stdout)
+        let kept = try XCTUnwrap(byTen["places"] as? [[String: Any]])
+        XCTAssertEqual(kept.map { $0["name"] as? String }, [all[0]["name"] as? String])
+        XCTAssertEqual(kept.first?["expectedArrivalDate"] as? String, arrivals[0])
+        XCTAssertEqual(byTen["reachedLater"] as? Int, 1)
+        XCTAssertEqual(byTen["latestArrival"] as? String, "2017-05-10T10:00:00-04:00")
+        XCTAssertEqual(try object(try run(base + ["--by", "2017-05-10T11:00"]).stdout)["places"] as? NSArray, all as NSArray)
+        let text = try run(Array(base.dropLast(2)) + ["--by", "2017-05-10T09:30"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertEqual(text.stdout, "no place of the category within the radius is reached by 2017-05-10T09:30:00-04:00 (2 reached later or not at all)\n")
+        let directions = try run(Array(base.dropLast(2)) + ["--by", "2017-05-10T10:00", "--directions", "2"])
+        XCTAssertEqual(directions.status, 2, "only one place is reached by 10:00")
+        let before = try run(base + ["--by", "2017-05-10T08:00"])
+        XCTAssertEqual(before.status, 2)
+        XCTAssertTrue(before.stderr.contains("is not after the departure"), before.stderr)
+    }
+
     func testETAToCategoryListsTheNearbyPlaces() throws {
         let graph = try terreHaute()
         let list = try run(["eta", "--graph", graph, "--mode", "transit", "--from", "39.49,-87.38", "--to-category", "restaurant", "--within", "10000",

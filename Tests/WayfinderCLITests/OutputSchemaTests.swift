@@ -152,6 +152,7 @@ final class OutputSchemaTests: CLITestCase {
         try validate(try output(nearby + ["--mode", "transit", "--within", "10000"]), "nearby")
         try validate(try output(nearby + ["--mode", "transit", "--within", "3000"]), "nearby")
         try validate(try output(nearby + ["--mode", "car"]), "nearby")
+        try validate(try output(nearby + ["--mode", "transit", "--within", "10000", "--by", "2017-05-10T10:00"]), "nearby")
         try validate(try output(nearby + ["--mode", "transit", "--within", "10000", "--directions", "1"]), "transit-route")
         try validate(try output(nearby + ["--mode", "foot", "--within", "10000", "--directions", "1"]), "route")
         let jobs = tmp("transit-jobs.ndjson")
