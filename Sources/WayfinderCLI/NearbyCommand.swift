@@ -7,8 +7,8 @@ enum NearbyCommand {
     /// `wayfinder nearby --help`.
     static let usage = """
     usage: wayfinder nearby --graph G.wfg --from STOP --category C [--mode car|foot|transit] [--depart T] [--by T]
-                            [--within M] [--limit N] [--directions K] [--format text|json] [--time-zone ZONE] [--max-snap M]
-                            [--max-transfers N] [--max-walk M] [--strict-names] [WORDS…]
+                            [--within M] [--limit N] [--directions K] [--format text|json] [--time-zone ZONE]
+                            [--max-snap M] [--max-transfers N] [--max-walk M] [--strict-names] [WORDS…]
 
     "Which restaurants can I reach by 8?": the places of a category (and matching WORDS, if given) within --within
     metres of --from in a straight line, ranked by arrival from one one-to-many search, each time equal to the pair's
