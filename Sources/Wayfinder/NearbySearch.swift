@@ -78,8 +78,8 @@ public enum NearbySearchError: Error, CustomStringConvertible, Equatable {
     case radiusOutOfRange(Double)
     /// `limit` is not at least 1.
     case limitOutOfRange(Int)
-    /// `latestArrival` is not after the departure.
-    case latestArrivalBeforeDeparture(latest: Date, departure: Date)
+    /// `latestArrival` is not after the departure (both shown in the request's zone).
+    case latestArrivalBeforeDeparture(latest: Date, departure: Date, timeZone: TimeZone)
 
     public var description: String {
         switch self {
@@ -87,9 +87,8 @@ public enum NearbySearchError: Error, CustomStringConvertible, Equatable {
         case let .directions(error): return error.description
         case let .radiusOutOfRange(r): return "radius \(r) m is outside 0 (exclusive) to \(Int(NearbySearchRequest.maximumRadius)) m"
         case let .limitOutOfRange(n): return "limit \(n) is less than 1"
-        case let .latestArrivalBeforeDeparture(latest, departure):
-            return "the latest arrival \(ISO8601.string(latest, in: TimeZone(identifier: "UTC")!)) is not after the departure "
-                + "\(ISO8601.string(departure, in: TimeZone(identifier: "UTC")!))"
+        case let .latestArrivalBeforeDeparture(latest, departure, zone):
+            return "the latest arrival \(ISO8601.string(latest, in: zone)) is not after the departure \(ISO8601.string(departure, in: zone))"
         }
     }
 }
@@ -133,7 +132,9 @@ public struct NearbySearch: Sendable {
     public func calculate() throws(NearbySearchError) -> NearbySearchResponse {
         // The one departure every row leaves at (a request for "now" is fixed once, so ranking and directions agree).
         let departure = request.departureDate ?? Date()
-        if let latest = request.latestArrival, latest <= departure { throw .latestArrivalBeforeDeparture(latest: latest, departure: departure) }
+        if let latest = request.latestArrival, latest <= departure {
+            throw .latestArrivalBeforeDeparture(latest: latest, departure: departure, timeZone: request.timeZone)
+        }
         let items = try candidates()
         var eta = etaRequest(to: items)
         eta.departureDate = departure

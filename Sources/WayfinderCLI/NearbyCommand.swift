@@ -72,11 +72,8 @@ enum NearbyCommand {
         StopNames.report([from], text: format == "text")
         let origin = from.coordinate
         let timeZone = try RouteCommand.timeZone(args, map: map)
-        let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) } ?? Date()
+        let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) }
         let by = try args.value("--by").map { try RouteCommand.parseDate($0, option: "--by", timeZone: timeZone) }
-        if let by, by <= depart {
-            throw CommandError.usage("--by \(ISO8601.string(by, in: timeZone)) is not after the departure \(ISO8601.string(depart, in: timeZone))")
-        }
         var request = NearbySearchRequest(origin: origin, category: args.value("--category"), naturalLanguageQuery: words, transportType: transport,
                                           departureDate: depart, radius: within, limit: limit, maximumSnappingDistance: maxSnap, timeZone: timeZone)
         request.transitOptions = transitOptions
@@ -114,7 +111,8 @@ enum NearbyCommand {
         let hint = map.coordinateHint(for: origin).map { ": \($0)" } ?? ""
         switch error {
         case .places(.noPlaceIndex), .places(.damagedIndex): return CommandError(message: error.description, exitCode: ExitCode.badInput)
-        case .places, .radiusOutOfRange, .limitOutOfRange, .latestArrivalBeforeDeparture: return CommandError.usage(error.description)
+        case .places, .radiusOutOfRange, .limitOutOfRange: return CommandError.usage(error.description)
+        case .latestArrivalBeforeDeparture: return CommandError.usage("--by: " + error.description)
         case .directions(.transit(.noRoad)):
             return CommandError(message: "--from is more than \(Int(maxSnap)) m from any road the foot profile may use" + hint, exitCode: ExitCode.noRoad)
         case let .directions(inner):
