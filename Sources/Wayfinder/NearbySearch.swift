@@ -63,8 +63,9 @@ public struct NearbySearchResponse: Sendable {
     public var candidateCount: Int
     public var expectedDepartureDate: Date
     public var timeZone: TimeZone
-    /// The request's `latestArrival`, and how many candidates it left out (reached after it, or not at all).
+    /// The request's `latestArrival` (nil without one).
     public var latestArrival: Date? = nil
+    /// How many candidates `latestArrival` left out: reached after it, or not at all (0 without one).
     public var reachedLater = 0
 }
 
