@@ -11,6 +11,9 @@ public struct ServiceWindow: Sendable {
     public let firstDay: Int
     public let lastDay: Int
 
+    /// The zone of an agency's `agency_timezone` (UTC when tzdata does not know it; the import refuses such a name).
+    public static func zone(named name: String) -> TimeZone { TimeZone(identifier: name) ?? TimeZone(identifier: "UTC")! }
+
     /// The zones and calendars of `metadata`.
     public init(_ metadata: TransitMetadata) {
         var names: [String] = []
@@ -18,7 +21,7 @@ public struct ServiceWindow: Sendable {
         for agency in metadata.agencies {
             if let i = names.firstIndex(of: agency.timeZone) { zoneOfAgency.append(i) } else { zoneOfAgency.append(names.count); names.append(agency.timeZone) }
         }
-        zones = names.map { TimeZone(identifier: $0) ?? TimeZone(identifier: "UTC")! }
+        zones = names.map(Self.zone(named:))
         zoneOfRoute = metadata.routes.map { zoneOfAgency[$0.agency] }
         calendar = ServiceCalendar(metadata)
         firstDay = metadata.firstDay

@@ -127,7 +127,7 @@ extension Timetable: GraphExtensionSections {
         struct Agencies: Decodable { struct Agency: Decodable { let timeZone: String }; let agencies: [Agency] }
         guard isPresent(in: file), let bytes = try? file.bytes(TransitSectionName.meta),
               let first = (try? JSONDecoder().decode(Agencies.self, from: Data(bytes)))?.agencies.first else { return nil }
-        return TimeZone(identifier: first.timeZone) ?? TimeZone(identifier: "UTC")
+        return ServiceWindow.zone(named: first.timeZone)
     }
 
     /// Reads the timetable of a graph file (copying its arrays); throws when the sections are missing or disagree.

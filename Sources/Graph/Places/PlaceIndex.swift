@@ -120,6 +120,13 @@ public struct PlaceIndex: @unchecked Sendable {
         return low
     }
 
+    /// The token that is exactly `word`, or nil when the index has none.
+    func exactToken(_ word: UnsafeBufferPointer<UInt8>) -> Int? {
+        let t = lowerBound(word)
+        guard t < tokenCount, compare(token: t, with: word) == 0 else { return nil }
+        return t
+    }
+
     /// The UTF-8 bytes of field `field` of place `place`.
     @inline(__always) public func bytes(of field: PlaceField, place: Int) -> UnsafeBufferPointer<UInt8> {
         let i = place * PlaceField.count + field.rawValue

@@ -60,12 +60,7 @@ extension PlaceSearcher {
     private func settlements(named words: [[UInt8]]) -> [(latitude: Double, longitude: Double, cosine: Double, radius: Double)]? {
         var rarest = -1, fewest = Int.max
         for word in words {
-            let found: Int? = word.withUnsafeBufferPointer { word in
-                let t = index.lowerBound(word)
-                guard t < index.tokenCount, index.token(t).elementsEqual(word) else { return nil }
-                return t
-            }
-            guard let t = found else { return nil }
+            guard let t = word.withUnsafeBufferPointer({ index.exactToken($0) }) else { return nil }
             let postings = Int(index.postingStart[t + 1] - index.postingStart[t])
             if postings < fewest { fewest = postings; rarest = t }
         }
@@ -78,11 +73,9 @@ extension PlaceSearcher {
             let p = Int(posting >> 2)
             let radius = settlementRadius[Int(index.categories[p])]
             guard radius > 0, seen.insert(p).inserted else { continue }
-            let others = index.string(.otherNames, place: p)
-            let names = [index.string(.name, place: p)] + others.split(separator: PlaceField.nameSeparator).map(String.init)
-            guard names.contains(where: { PlaceTextFolding.tokens(of: $0) == words }) else { continue }
-            let latitude = Geo.degrees(index.latitudes[p]), longitude = Geo.degrees(index.longitudes[p])
-            centres.append((latitude, longitude, cos(latitude * .pi / 180), radius))
+            let place = index.place(p)
+            guard ([place.name] + place.otherNames).contains(where: { PlaceTextFolding.tokens(of: $0) == words }) else { continue }
+            centres.append((place.latitude, place.longitude, cos(place.latitude * .pi / 180), radius))
             if centres.count == PlaceLocality.maximumCentres { break }
         }
         return centres.isEmpty ? nil : centres

@@ -274,13 +274,8 @@ public final class PlaceSearcher {
         }
         // What an abbreviation stands for, and the abbreviations of a full word ("av" and "avenida"), exact only.
         for alternative in PlaceAbbreviations.alternatives(of: word) {
-            alternative.withUnsafeBufferPointer { other in
-                let t = index.lowerBound(other)
-                guard t < index.tokenCount else { return }
-                let token = index.token(t)
-                guard token.count == other.count, memcmp(token.baseAddress!, other.baseAddress!, other.count) == 0 else { return }
-                matchTokens.append(Int32(t)); matchQualities.append(Self.abbreviationQuality)
-            }
+            guard let t = alternative.withUnsafeBufferPointer({ index.exactToken($0) }) else { continue }
+            matchTokens.append(Int32(t)); matchQualities.append(Self.abbreviationQuality)
         }
         // Near spellings: not for numbers (house numbers, postcodes) nor short words.
         guard n >= 4, !word.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return }
