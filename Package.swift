@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "WayfinderTests", dependencies: ["TestSupport", "Wayfinder", "Routing", "Graph", "Transit"]),
         .testTarget(name: "TransitTests", dependencies: ["TestSupport", "Transit", "Routing", "Graph", "CZlib"]),
         .testTarget(name: "BatchTests", dependencies: ["TestSupport", "Batch", "Wayfinder", "Routing", "Graph"]),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["TestSupport", "FuzzHarnesses", "Graph"], exclude: ["Inputs", "Crashes", "Graphs"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["TestSupport", "FuzzHarnesses", "Graph", "Transit"], exclude: ["Inputs", "Crashes", "Graphs"]),
         .testTarget(name: "ServerTests", dependencies: ["TestSupport", "Server", "Wayfinder", "Routing", "Graph", "OSM", "Transit"]),
         // Runs the examples of README.md and docs/*.md against the built `wayfinder` (convention at the top of the test).
         .testTarget(name: "DocumentationTests", dependencies: ["TestSupport", "wayfinder"]),

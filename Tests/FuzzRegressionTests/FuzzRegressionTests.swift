@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import FuzzHarnesses
 import Graph
+import Transit
 
 /// Every fuzz target over its committed seeds and over every input a fuzzing run ever found crashing
 /// (`Tools/fuzz` copies them into Crashes/TARGET/): each must run to the end without a crash or trap.
@@ -50,6 +51,29 @@ final class FuzzRegressionTests: XCTestCase {
         var state: UInt64 = 0x9E3779B97F4A7C15
         func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(truncatingIfNeeded: state >> 33) }
         for _ in 0..<300 {
+            var copy = bytes
+            for _ in 0..<(1 + next() % 4) { copy[next() % copy.count] ^= UInt8(truncatingIfNeeded: 1 << (next() % 8)) }
+            FuzzTarget.graphFile.run(copy)
+        }
+    }
+
+    /// The graph-file target on a graph with a timetable (the tiny feed of Graphs/monaco-tiny-gtfs over the same cut),
+    /// whose transit queries all answer on the intact file, and on cut-off and corrupted copies of it.
+    func testGraphFileTargetOnAGraphWithATimetable() throws {
+        let tiny = Self.folder.appendingPathComponent("Graphs/monaco-tiny.osm").path
+        let feed = Self.folder.appendingPathComponent("Graphs/monaco-tiny-gtfs").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-regression-\(UUID().uuidString).wfg").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var importer = GraphImporter()
+        importer.extensions = [TimetableExtension(feeds: [feed])]
+        _ = try importer.run(input: tiny, output: output)
+        XCTAssertEqual(FuzzTarget.planTransit(on: try RoadGraph(path: output)), 5, "every query of the target answers on the intact file")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
+        FuzzTarget.graphFile.run(bytes)
+        for cut in [bytes.count / 3, bytes.count / 2, bytes.count - 1] { FuzzTarget.graphFile.run(Array(bytes.prefix(cut))) }
+        var state: UInt64 = 0x2545F4914F6CDD1D
+        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(truncatingIfNeeded: state >> 33) }
+        for _ in 0..<200 {
             var copy = bytes
             for _ in 0..<(1 + next() % 4) { copy[next() % copy.count] ^= UInt8(truncatingIfNeeded: 1 << (next() % 8)) }
             FuzzTarget.graphFile.run(copy)

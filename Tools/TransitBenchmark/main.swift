@@ -23,10 +23,41 @@ func now() -> Double {
     return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
 }
 
+let usage = """
+usage: transit-benchmark GRAPH.wfg [--queries N] [--seed N] [--reference N] [--snaps N]
+                         [--many ORIGINS [--places N] [--window MIN] [--runs N] [--parts]] [--json FILE]
+
+  --queries N    random depart-at queries, each by the full plan and by RAPTOR alone (default 1000)
+  --seed N       seed of the SplitMix64 generator that draws the queries (default 1)
+  --reference N  how many of the queries the reference connection scan also answers (default: all)
+  --snaps N      first time N snaps of random points around the stops to the foot graph
+  --many N       origins for the one-to-many ETA and the departure window (default 0: skip them)
+  --places N     places per one-to-many search (default 100)
+  --window MIN   the departure window, in minutes (default 30)
+  --runs N       runs per one-to-many figure; the median counts (default 5)
+  --parts        also time the one-to-many search's parts one by one
+  --json FILE    also write the figures as JSON (for Tools/bench-transit)
+"""
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let graphPath = arguments.first else {
-    FileHandle.standardError.write(Data("usage: transit-benchmark GRAPH.wfg [--queries N] [--seed S] [--reference N] [--snaps N] [--many ORIGINS --places N --window MIN --runs N] [--json FILE]\n".utf8))
+let valued: Set = ["--queries", "--seed", "--reference", "--snaps", "--many", "--places", "--window", "--runs", "--json"]
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("transit-benchmark: \(message)\n".utf8))
     exit(2)
+}
+if arguments.contains("--help") || arguments.contains("-h") { print(usage, terminator: ""); exit(0) }
+guard let graphPath = arguments.first, !graphPath.hasPrefix("-") else { fail("no graph file given\n" + usage) }
+var index = 1
+while index < arguments.count {
+    let name = arguments[index]
+    if valued.contains(name) {
+        guard index + 1 < arguments.count else { fail("\(name) needs a value") }
+        if name != "--json", Int(arguments[index + 1]).map({ $0 >= 0 }) != true { fail("\(name) must be a whole number ≥ 0, not '\(arguments[index + 1])'") }
+        index += 2
+    } else if name == "--parts" {
+        index += 1
+    } else {
+        fail("unknown option '\(name)' (try --help)")
+    }
 }
 @MainActor func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } }
 let queries = Int(option("--queries") ?? "") ?? 1000
@@ -34,7 +65,8 @@ let seed = UInt64(option("--seed") ?? "") ?? 1
 let referenceQueries = Int(option("--reference") ?? "") ?? queries
 
 let openStarted = now()
-let router = try TransitRouter(graph: RoadGraph(path: graphPath))
+let router: TransitRouter
+do { router = try TransitRouter(graph: RoadGraph(path: graphPath)) } catch { fail("\(graphPath): \(error)") }
 let openSeconds = now() - openStarted
 let tt = router.timetable
 let meta = tt.metadata

@@ -183,6 +183,26 @@ extension FuzzTarget {
                   abs(a.longitude) <= 180, abs(b.longitude) <= 180 else { continue }
             _ = try? router.routes(through: [a, b])
         }
+        if Timetable.isPresent(in: graph.file) { planTransit(on: graph) }
+    }
+
+    /// Transit over the graph's timetable, when one opens: a depart-at and an arrive-by plan between two points on the
+    /// seed's map (Tests/FuzzRegressionTests/Graphs/monaco-tiny-gtfs), the one-to-many search with refined itineraries,
+    /// and a 30-minute departure window, on a Monday morning inside the feed's service. Returns how many answered.
+    @discardableResult
+    public static func planTransit(on graph: RoadGraph) -> Int {
+        guard let router = try? TransitRouter(graph: graph) else { return 0 }
+        let palace = Coordinate(latitude: 43.7329, longitude: 7.4222), port = Coordinate(latitude: 43.7320, longitude: 7.4268)
+        let museum = Coordinate(latitude: 43.7314, longitude: 7.4241)
+        let monday = Date(timeIntervalSince1970: 1_796_626_500)  // 2026-12-07T06:55:00Z, 07:55 in Monaco
+        var answered = 0
+        if (try? router.plan(from: palace, to: port, departure: monday)) != nil { answered += 1 }
+        if (try? router.plan(from: port, to: palace, arrival: monday.addingTimeInterval(3600))) != nil { answered += 1 }
+        if let rows = try? router.earliestArrivals(from: palace, departure: monday, to: [port, museum], refine: true) {
+            answered += rows.filter { if case .success = $0 { return true } else { return false } }.count
+        }
+        if (try? router.departureWindow(from: museum, to: port, departure: monday, window: 1800)) != nil { answered += 1 }
+        return answered
     }
 
     static func polyline(_ data: UnsafeRawBufferPointer) {
