@@ -96,8 +96,7 @@ enum BatchCommand {
         if let p = args.value("--places") {
             do { places = try PlaceBook(contentsOfFile: p, limits: limits) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
         }
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let map = try CommandMap.open(graphPath)
         // Dates without an offset, in jobs and --depart, are read in --time-zone, else the map's own zone (its
         // timetable's when it has one), as every other command reads them.
         options.timeZone = try RouteCommand.timeZone(args, map: map)

@@ -107,10 +107,7 @@ enum DemoCommand {
     /// Opens the graph, times the open, and shows a few figures and, for each profile, where the map's centre snaps.
     static func report(_ path: String) throws {
         let opened = Date()
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw CommandError(message: error.description, exitCode: ExitCode.badInput)
-        }
+        let map = try CommandMap.open(path)
         let openMicros = Date().timeIntervalSince(opened) * 1e6
         let info = map.info
         print("  graph: \(Format.count(info.nodeCount)) nodes, \(Format.count(info.edgeCount)) edges, file \(Format.bytes(Int64(info.fileBytes))), opened (mmap) in \(Int(openMicros)) µs")
@@ -129,8 +126,7 @@ enum DemoCommand {
 
     /// Routes the sample's example trips and prints a short summary with the first steps.
     static func showTrips(for sample: String, graphPath: String) throws {
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: error.description, exitCode: ExitCode.badInput) }
+        let map = try CommandMap.open(graphPath)
         for (mode, zone, stops) in trips[sample] ?? [] {
             let timeZone = TimeZone(identifier: zone) ?? .current
             let departure = (try? ISO8601.date(from: "2026-12-01T08:30", timeZone: timeZone)) ?? Date()
@@ -161,8 +157,7 @@ enum DemoCommand {
 
     /// A car matrix between the sample's named places, and the quickest round trip through them.
     static func showMatrixAndTrip(for sample: String, graphPath: String) throws {
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: error.description, exitCode: ExitCode.badInput) }
+        let map = try CommandMap.open(graphPath)
         var places: [ETAPlace] = []
         for (_, _, stops) in trips[sample] ?? [] {
             for (name, c) in stops where !places.contains(where: { $0.name == name }) { places.append(ETAPlace(name: name, coordinate: c)) }

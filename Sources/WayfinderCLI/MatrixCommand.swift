@@ -60,8 +60,7 @@ enum MatrixCommand {
             throw CommandError(message: "a matrix of \(sourceRows.count) × \(destinationRows.count) places is larger than the limit of \(maxSize) × \(maxSize) (--max-size)",
                                exitCode: ExitCode.badInput)
         }
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let map = try CommandMap.open(graphPath)
         let strict = args.has("--strict-names")
         let sources = try StopNames.places(sourceRows, file: sourcesPath, map: map, strict: strict)
         let destinations = try StopNames.places(destinationRows, file: destinationsPath, map: map, strict: strict)
@@ -69,7 +68,7 @@ enum MatrixCommand {
         var request = MatrixRequest(sources: sources, destinations: destinations, transportType: transport,
                                     maximumSnappingDistance: maxSnap, maximumSize: maxSize)
         if transport == .transit {
-            guard map.hasTimetable else { throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput) }
+            try CommandMap.requireTimetable(map, path: graphPath)
             let zone = try RouteCommand.timeZone(args, map: map)
             request.departureDate = try args.value("--depart").map { try TransitRouteCommand.parseDate($0, option: "--depart", timeZone: zone) }
             request.transitOptions = transitOptions

@@ -61,13 +61,8 @@ enum NearbyCommand {
             throw CommandError.usage("--from: " + error.message.replacingOccurrences(of: "stop 1 ", with: ""))
         }
 
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
-            throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
-        }
-        if transport == .transit && !map.hasTimetable {
-            throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
-        }
+        let map = try CommandMap.open(graphPath)
+        try CommandMap.requireTimetable(map, path: graphPath, transit: transport == .transit)
         let from = try StopNames.resolve(option: "--from", fromText, map: map, strict: args.has("--strict-names"))
         StopNames.report([from], text: format == "text")
         let origin = from.coordinate

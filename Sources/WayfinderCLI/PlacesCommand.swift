@@ -31,8 +31,7 @@ enum PlacesCommand {
         guard ["text", "json", "geojson"].contains(format) else {
             throw CommandError.usage("--format is text, json or geojson, not '\(format)'")
         }
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let map = try CommandMap.open(graphPath)
         if args.has("--categories") {
             guard args.positionals.isEmpty else { throw CommandError.usage("--categories takes no QUERY") }
             guard format != "geojson" else { throw CommandError.usage("--categories is text or json") }

@@ -106,10 +106,7 @@ enum RouteCommand {
         try StopNames.precheck(stopTexts)
         guard stopTexts.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon or place names (got \(stopTexts.count))\n\n\(etaOnly ? etaUsage : routeUsage)") }
 
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
-            throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
-        }
+        let map = try CommandMap.open(graphPath)
         let resolved = try StopNames.resolve(stopTexts, map: map, strict: args.has("--strict-names"))
         let stops = resolved.map(\.coordinate)
         StopNames.report(resolved, text: format == "text")
@@ -172,13 +169,8 @@ enum RouteCommand {
         }
         let rows = try placesPath.map { try StopNames.rows($0, role: "places") }
 
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
-            throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
-        }
-        if transport == .transit && !map.hasTimetable {
-            throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
-        }
+        let map = try CommandMap.open(graphPath)
+        try CommandMap.requireTimetable(map, path: graphPath, transit: transport == .transit)
         let strict = args.has("--strict-names")
         let from = try StopNames.resolve(option: "--from", fromText, map: map, strict: strict)
         let origin = from.coordinate

@@ -74,8 +74,7 @@ enum ServeCommand {
         if let s = try seconds("--idle-timeout", 1...3600) { configuration.connectionTimeout = Int(s.rounded(.up)) }
         if let n = try whole("--max-connections", 1...1_000_000) { configuration.maximumConnections = n }
         if let n = try whole("--max-connections-per-ip", 0...1_000_000) { configuration.maximumConnectionsPerAddress = n }
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let map = try CommandMap.open(graphPath)
         let service: WayfinderService
         do { service = try WayfinderService(map: map, limits: limits) } catch {
             throw CommandError(message: error.description, exitCode: ExitCode.badInput)

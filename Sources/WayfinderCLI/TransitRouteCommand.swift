@@ -16,13 +16,8 @@ enum TransitRouteCommand {
         let stopTexts = args.positionals
         try StopNames.precheck(stopTexts)
         guard stopTexts.count >= 2 else { throw CommandError.usage("give at least two stops as lat,lon or place names (got \(stopTexts.count))\n\n\(etaOnly ? RouteCommand.etaUsage : RouteCommand.routeUsage)") }
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch {
-            throw CommandError(message: "\(error)", exitCode: ExitCode.badInput)
-        }
-        guard map.hasTimetable else {
-            throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
-        }
+        let map = try CommandMap.open(graphPath)
+        try CommandMap.requireTimetable(map, path: graphPath)
         let resolved = try StopNames.resolve(stopTexts, map: map, strict: args.has("--strict-names"))
         let stops = resolved.map(\.coordinate)
         StopNames.report(resolved, text: format == "text")

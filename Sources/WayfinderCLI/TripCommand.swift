@@ -64,8 +64,7 @@ enum TripCommand {
         guard stopCount >= 2 else { throw CommandError.usage("a trip needs at least two stops (got \(stopCount))\n\n\(usage)") }
         if stopCount > 1000 { throw CommandError(message: "a trip of \(stopCount) stops is larger than the limit of 1000", exitCode: ExitCode.badInput) }
 
-        let map: OfflineMap
-        do { map = try OfflineMap(contentsOf: URL(fileURLWithPath: graphPath)) } catch { throw CommandError(message: "\(error)", exitCode: ExitCode.badInput) }
+        let map = try CommandMap.open(graphPath)
         let strict = args.has("--strict-names")
         let resolved: [ResolvedStop]
         if let file = stopsFile {
@@ -77,9 +76,7 @@ enum TripCommand {
         }
         let stops = resolved.map(\.coordinate)
         StopNames.report(resolved, text: format == "text")
-        if transport == .transit && !map.hasTimetable {
-            throw CommandError(message: TransitError.noTimetable(path: graphPath).description, exitCode: ExitCode.badInput)
-        }
+        try CommandMap.requireTimetable(map, path: graphPath, transit: transport == .transit)
         let timeZone = try RouteCommand.timeZone(args, map: map)
         let depart = try args.value("--depart").map { try RouteCommand.parseDate($0, option: "--depart", timeZone: timeZone) }
         var request = TripRequest(stops: stops, transportType: transport, shape: shape, departureDate: depart,
