@@ -112,6 +112,10 @@ public struct TimetableBuilder {
         rows.sort { $0.trip != $1.trip ? $0.trip < $1.trip : $0.sequence < $1.sequence }
         var runs: [TripRun] = []
         var start = 0
+        // The stop times the feed's runs make, frequencies expanded, may not exceed the rows a feed file may have: a
+        // few lines of frequencies.txt (a headway of a second over two days, repeated) would otherwise make billions.
+        var stopTimesMade = 0
+        let maxStopTimes = reader.feed.limits.maxRows
         var timed = [Bool](repeating: false, count: reader.trips.count)
         for row in rows { timed[Int(row.trip)] = true }
         for (t, trip) in reader.trips.enumerated() where !timed[t] {
@@ -154,6 +158,12 @@ public struct TimetableBuilder {
             let template = TripRun(route: trip.route, shape: trip.shape, stops: stops, arrivals: arr, departures: dep, flags: flags,
                                    distances: known, service: trip.service, trip: Int(rows[start].trip))
             if let runsOf = reader.frequencies[Int(rows[start].trip)] {
+                // Counted before any run is made, so that a feed over the limit costs no memory.
+                let runCount = runsOf.reduce(0) { $0 + ($1.end - $1.start + $1.headway - 1) / $1.headway }
+                if runCount > (maxStopTimes - stopTimesMade) / stops.count {
+                    throw .limitExceeded(feed: reader.feed.path, file: "frequencies.txt", message: "expanding its frequencies makes more than \(maxStopTimes) stop times (trip '\(trip.id)' alone \(runCount) runs of \(stops.count) stops), more than a feed may have (raise the limit with import --gtfs-max-rows)")
+                }
+                stopTimesMade += runCount * stops.count
                 // Each run keeps the template's times, shifted so that its first stop departs at the run's start.
                 for frequency in runsOf {
                     var t = frequency.start
@@ -167,6 +177,7 @@ public struct TimetableBuilder {
                     }
                 }
             } else {
+                stopTimesMade += stops.count
                 runs.append(template)
             }
         }

@@ -80,6 +80,24 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// The feed targets' tiny feed, as it is, builds and answers every transit query of the target (so a refused
+    /// feed cannot pass for a survived one); one seed for each of its files goes through the `gtfs-feed` target.
+    func testTheFeedTargetsTinyFeedBuildsAndAnswers() throws {
+        let folder = Self.folder.appendingPathComponent("Graphs/monaco-tiny-gtfs")
+        var files: [String: [UInt8]] = [:]
+        for name in FuzzTarget.feedFiles {
+            if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) { files[name] = Array(data) }
+        }
+        XCTAssertEqual(files.count, 9)
+        XCTAssertEqual(FuzzTarget.buildAndPlan(files: files), 5)
+        var broken = files
+        broken["stop_times.txt"] = Array("trip_id,arrival_time\n".utf8)
+        XCTAssertEqual(FuzzTarget.buildAndPlan(files: broken), 0, "a feed without its stop_times columns is refused")
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: Self.folder.appendingPathComponent("Inputs/gtfs-feed").path)
+        XCTAssertEqual(Set(FuzzTarget.feedFiles.filter { files[$0] != nil }.map { "tiny-" + $0.replacingOccurrences(of: ".txt", with: "") })
+                           .subtracting(seeds), [])
+    }
+
     /// Hostile inputs of each kind, written by hand.
     func testHandWrittenHostileInputs() {
         let cases: [(FuzzTarget, String)] = [

@@ -142,6 +142,23 @@ final class HostileFeedTests: XCTestCase {
         XCTAssertTrue(wide.contains("x.txt: its header has more than 10000 columns"), wide)
     }
 
+    /// A few lines of frequencies.txt can ask for billions of runs (a headway of a second over two days, repeated):
+    /// the stop times they expand to count against the rows a feed may have, and are counted before any run is made.
+    func testFrequenciesMayNotExpandPastTheRowLimit() throws {
+        var files = feed(trips: "R1,DAILY,T1,East\n", stopTimes: "T1,08:00:00,08:00:00,A,1\nT1,08:10:00,08:10:00,B,2\nT1,08:20:00,08:20:00,C,3\n")
+        files["frequencies.txt"] = "trip_id,start_time,end_time,headway_secs\n" + String(repeating: "T1,00:00:00,47:59:59,1\n", count: 400)
+        var builder = TimetableBuilder()
+        let before = peakRSS()
+        let refused = message { try builder.build(feeds: [try writeFeed(files)]) }
+        XCTAssertTrue(refused.contains(": frequencies.txt: expanding its frequencies makes more than 100000000 stop times (trip 'T1' alone 69119600 runs of 3 stops), more than a feed may have (raise the limit with import --gtfs-max-rows)"), refused)
+        XCTAssertLessThan(peakRSS() - before, 200 << 20, "refused before the runs are made")
+        // Within the limit, every run is made: 12 runs of 3 stops are 36 stop times, one more than a limit of 35.
+        files["frequencies.txt"] = "trip_id,start_time,end_time,headway_secs\nT1,08:00:00,09:00:00,300\n"
+        XCTAssertEqual(try builder.build(feeds: [try writeFeed(files)], limits: GTFSLimits(maxRows: 36)).tripCount, 12)
+        let limit = message { try builder.build(feeds: [try writeFeed(files)], limits: GTFSLimits(maxRows: 35)) }
+        XCTAssertTrue(limit.contains("frequencies.txt: expanding its frequencies makes more than 35 stop times (trip 'T1' alone 12 runs of 3 stops)"), limit)
+    }
+
     func testNoUsableTripSaysWhy() throws {
         // Bad calendar dates: every service is dropped, then every trip.
         var files = feed(trips: "R1,DAILY,T1,East\n", stopTimes: "T1,08:00:00,08:00:00,A,1\nT1,08:10:00,08:10:00,B,2\n")

@@ -19,8 +19,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case xml
     /// OSM PBF through the block reader (blob headers, libdeflate, the block decoder), on two threads.
     case pbf
-    /// A GTFS zip: the archive reader, then every member as a CSV table, then the whole feed through the timetable builder.
+    /// A GTFS zip: the archive reader, then every member as a CSV table, then the whole feed through the timetable
+    /// builder over a small road graph, and when it builds, planned by transit (GTFSFeedTarget.swift).
     case gtfsZip = "gtfs-zip"
+    /// A GTFS feed as text: one file of a tiny valid feed (picked by the first byte) replaced by the rest of the
+    /// input, the feed built into a timetable over a small road graph, written, opened and planned by transit.
+    case gtfsFeed = "gtfs-feed"
     /// One GTFS CSV table (the RFC 4180 reader), with its columns read as numbers and strings.
     case csv
     /// A graph file: opened (verified as a route would) and, when it opens, a route on it and a snap, and a few
@@ -45,6 +49,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .xml: FuzzTarget.xml(data)
         case .pbf: FuzzTarget.pbf(data)
         case .gtfsZip: FuzzTarget.gtfsZip(Array(data))
+        case .gtfsFeed: FuzzTarget.gtfsFeed(data)
         case .csv: FuzzTarget.csv(Array(data))
         case .graphFile: FuzzTarget.graphFile(data)
         case .polyline: FuzzTarget.polyline(data)
@@ -114,6 +119,10 @@ extension FuzzTarget {
             guard let member = try? archive.contents(of: name) else { continue }
             csv(member)
         }
+        let path = scratchPath("feed.zip")
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)), prepareFeed(), let tiny = tinyGraph else { return }
+        defer { unlink(path) }
+        _ = buildAndPlan(feed: path, over: tiny.path)
     }
 
     static func csv(_ bytes: [UInt8]) {
