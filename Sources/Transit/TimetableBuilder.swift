@@ -60,6 +60,15 @@ public struct TimetableBuilder {
             }
             try reader.readShapes(used: Set(reader.trips.map(\.shape).filter { !$0.isEmpty }))
             shapesByFeed.append(reader.shapes)
+            // A station stands for each of its stops, so one rule between two stations of many stops is many pairs;
+            // the pairs of a feed's rules may not exceed the rows a feed file may have, counted before any is made.
+            var pairs = 0
+            for rule in reader.transferRules {
+                pairs += rule.from.count * rule.to.count
+                if pairs > limits.maxRows {
+                    throw .limitExceeded(feed: path, file: "transfers.txt", message: "its rules make more than \(limits.maxRows) stop-to-stop transfers (a station stands for each of its \(max(rule.from.count, rule.to.count)) stops), more than a feed may have (raise the limit with import --gtfs-max-rows)")
+                }
+            }
             for rule in reader.transferRules {
                 for a in rule.from { for b in rule.to { transferRules.append((a, b, rule.type, rule.minimumTime)) } }
             }

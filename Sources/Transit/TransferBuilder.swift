@@ -31,8 +31,11 @@ public struct TransferBuilder {
         }
     }
 
-    /// Computes and stores the transfers of `timetable`, applying `rules` (from transfers.txt).
-    public func build(_ timetable: inout Timetable, rules: [(from: Int, to: Int, type: Int, minimumTime: Int?)]) {
+    /// Computes and stores the transfers of `timetable`, applying `rules` (from transfers.txt). Throws when the walks
+    /// found exceed `maxTransfers` (stops packed so densely that every one reaches thousands of others: the walks
+    /// grow with the square of their number).
+    public func build(_ timetable: inout Timetable, rules: [(from: Int, to: Int, type: Int, minimumTime: Int?)],
+                      maxTransfers: Int = GTFSLimits().maxRows) throws(TransitError) {
         let endpoints = snapStops(timetable)
         timetable.metadata.stopsOffNetwork = endpoints.filter { $0 == nil }.count
         timetable.metadata.transferWalkLimit = walkLimit
@@ -40,6 +43,7 @@ public struct TransferBuilder {
         let search = WalkSearch(graph: graph, profile: foot)
         var walks: [[Int: (time: Int32, distance: Float)]] = Array(repeating: [:], count: timetable.stopCount)
         var allowedFar: [Int: [Int]] = [:]
+        var found = 0
         for rule in rules where rule.type == 0 || rule.type == 1 { allowedFar[rule.from, default: []].append(rule.to) }
         for s in 0..<timetable.stopCount {
             guard let start = endpoints[s] else { continue }
@@ -51,6 +55,11 @@ public struct TransferBuilder {
             for q in near {
                 guard let end = endpoints[q], let walk = search.cost(to: end) else { continue }
                 walks[s][q] = (Self.seconds(walk.duration), Float(walk.distance))
+            }
+            found += walks[s].count
+            if found > maxTransfers {
+                let feeds = timetable.metadata.feeds.joined(separator: ", ")
+                throw .feed(.limitExceeded(feed: feeds, file: "stops.txt", message: "its stops make more than \(maxTransfers) walking transfers of at most \(Int(walkLimit)) m (stop \(s + 1) alone reaches \(walks[s].count) others), more than a feed may have rows (raise the limit with import --gtfs-max-rows)"))
             }
             // Pairs transfers.txt allows beyond the limit get their own, longer walk.
             let far = (allowedFar[s] ?? []).filter { $0 != s && walks[s][$0] == nil }.sorted()

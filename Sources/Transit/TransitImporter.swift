@@ -34,7 +34,7 @@ public struct TimetableExtension: GraphExtension {
         }
         var transfers = try TransferBuilder(graph: graph)
         transfers.walkLimit = transferWalkLimit
-        transfers.build(&timetable, rules: builder.transferRules)
+        try transfers.build(&timetable, rules: builder.transferRules, maxTransfers: limits.maxRows)
         return timetable
     }
 }

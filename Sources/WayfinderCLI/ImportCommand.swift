@@ -20,8 +20,8 @@ enum ImportCommand {
       --gtfs-max-member-size SIZE  largest file of a feed once unzipped, bytes (K, M, G suffixes), 1K to 4G (default 4G)
       --gtfs-max-ratio N   largest compression ratio of a zip member over 16 MiB, N:1, 2 to 100000 (default 100; real
                            feeds: 3 to 20, zip bombs: up to 1032)
-      --gtfs-max-rows N    most rows of one feed file, and stop times of a feed with its frequencies
-                           expanded, 1 to 2000000000 (default 100000000)
+      --gtfs-max-rows N    most rows of one feed file, and most stop times (frequencies expanded), transfer
+                           pairs (stations expanded) and walking transfers of a feed, 1 to 2000000000 (default 100000000)
 
     SIGINT or SIGTERM removes the temporary files beside the output; those of killed imports are removed by the next
     import into the same folder.

@@ -159,6 +159,42 @@ final class HostileFeedTests: XCTestCase {
         XCTAssertTrue(limit.contains("frequencies.txt: expanding its frequencies makes more than 35 stop times (trip 'T1' alone 12 runs of 3 stops)"), limit)
     }
 
+    /// A station stands for each of its stops in transfers.txt, so a few rows between a station of many stops and
+    /// itself ask for millions of pairs: they count against the row limit before any is made.
+    func testStationTransferRulesMayNotExpandPastTheRowLimit() throws {
+        var files = feed(trips: "R1,DAILY,T1,East\n", stopTimes: "T1,08:00:00,08:00:00,A,1\nT1,08:10:00,08:10:00,B,2\n")
+        files["stops.txt"] = "stop_id,stop_name,stop_lat,stop_lon,parent_station,location_type\nA,Alpha,49.40,8.60,,0\nB,Bravo,49.41,8.61,,0\nP,Station,49.40,8.60,,1\n"
+            + (0..<1000).map { "P\($0),Platform \($0),49.40,8.60,P,0\n" }.joined()
+        files["transfers.txt"] = "from_stop_id,to_stop_id,transfer_type,min_transfer_time\n" + String(repeating: "P,P,2,60\n", count: 200)
+        var builder = TimetableBuilder()
+        let before = peakRSS()
+        let refused = message { try builder.build(feeds: [try writeFeed(files)]) }
+        XCTAssertTrue(refused.contains(": transfers.txt: its rules make more than 100000000 stop-to-stop transfers (a station stands for each of its 1000 stops), more than a feed may have (raise the limit with import --gtfs-max-rows)"), refused)
+        XCTAssertLessThan(peakRSS() - before, 200 << 20, "refused before the pairs are made")
+        files["transfers.txt"] = "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nP,P,2,60\n"
+        XCTAssertEqual(try builder.build(feeds: [try writeFeed(files)], limits: GTFSLimits(maxRows: 1_000_000)).tripCount, 1)
+        XCTAssertEqual(builder.transferRules.count, 1_000_000)
+        let limit = message { try builder.build(feeds: [try writeFeed(files)], limits: GTFSLimits(maxRows: 999_999)) }
+        XCTAssertTrue(limit.contains("transfers.txt: its rules make more than 999999 stop-to-stop transfers"), limit)
+    }
+
+    /// Walking transfers grow with the square of the stops within walking range of each other: stops packed on one
+    /// point make a walk from each to every other, and those walks count against the row limit as they are found.
+    func testWalkingTransfersOfPackedStopsMayNotExceedTheRowLimit() throws {
+        let graph = try SampleGraph.terreHauteTransit().graph
+        var files = feed(trips: "R1,DAILY,T1,East\n", stopTimes: "T1,08:00:00,08:00:00,S0,1\nT1,08:10:00,08:10:00,S1,2\n")
+        files["stops.txt"] = "stop_id,stop_name,stop_lat,stop_lon\n" + (0..<40).map { "S\($0),Stop \($0),39.4667,-87.4139\n" }.joined()
+        var builder = TimetableBuilder()
+        let timetable = try builder.build(feeds: [try writeFeed(files)])
+        let transfers = try TransferBuilder(graph: graph)
+        var within = timetable
+        try transfers.build(&within, rules: [], maxTransfers: 40 * 39)
+        XCTAssertEqual(within.transferTo.count, 40 * 40, "each stop walks to the 39 others, and transfers at itself")
+        var over = timetable
+        let refused = message { try transfers.build(&over, rules: [], maxTransfers: 40 * 39 - 1) }
+        XCTAssertTrue(refused.contains(": stops.txt: its stops make more than 1559 walking transfers of at most 500 m (stop 40 alone reaches 39 others), more than a feed may have rows (raise the limit with import --gtfs-max-rows)"), refused)
+    }
+
     func testNoUsableTripSaysWhy() throws {
         // Bad calendar dates: every service is dropped, then every trip.
         var files = feed(trips: "R1,DAILY,T1,East\n", stopTimes: "T1,08:00:00,08:00:00,A,1\nT1,08:10:00,08:10:00,B,2\n")
