@@ -14,6 +14,8 @@ struct GTFSFeedReader {
     }
     struct Frequency { var start: Int, end: Int, headway: Int }
     struct TransferRule { var from: [Int], to: [Int], type: Int, minimumTime: Int? }
+    /// Longest min_transfer_time a transfers.txt row may give, seconds: a day.
+    static let longestTransfer = 86_400
     struct ShapePoint { var sequence: Int, latitude: Double, longitude: Double, distance: Double? }
 
     let feed: FeedSource
@@ -222,7 +224,12 @@ struct GTFSFeedReader {
             func stops(_ id: String) -> [Int] { stopByID[id].map { [$0] } ?? childrenOfStation[id] ?? [] }
             let a = stops(table.string(r, from)), b = stops(table.string(r, to))
             guard !a.isEmpty, !b.isEmpty else { log.skip("transfer between unknown stops", place(table, r)); continue }
-            transferRules.append(TransferRule(from: a, to: b, type: kind, minimumTime: table.int(r, time)))
+            // A whole number of seconds, from none to a day (GTFS: a non-negative integer; more than a day is no transfer).
+            let minimumTime = table.int(r, time)
+            if !table.isBlank(r, time), minimumTime.map({ (0...Self.longestTransfer).contains($0) }) != true {
+                log.skip("transfer with a bad min_transfer_time", place(table, r)); continue
+            }
+            transferRules.append(TransferRule(from: a, to: b, type: kind, minimumTime: minimumTime))
         }
     }
 

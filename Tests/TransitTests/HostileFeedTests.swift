@@ -195,6 +195,18 @@ final class HostileFeedTests: XCTestCase {
         XCTAssertTrue(refused.contains(": stops.txt: its stops make more than 1559 walking transfers of at most 500 m (stop 40 alone reaches 39 others), more than a feed may have rows (raise the limit with import --gtfs-max-rows)"), refused)
     }
 
+    /// A min_transfer_time too large for the timetable's 32-bit seconds trapped the import (found by the gtfs-feed fuzz
+    /// target); a negative one was taken as 0. Both are now a skipped row, like any other bad value.
+    func testAMinTransferTimeOutOfRangeIsASkippedRow() throws {
+        let files = feed(trips: "R1,DAILY,T1,East\n", stopTimes: "T1,08:00:00,08:00:00,A,1\nT1,08:10:00,08:10:00,B,2\n",
+                         extra: ["transfers.txt": "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nA,B,2,99999999999\nB,C,2,-5\nC,D,2,abc\nA,C,2,86400\nA,D,2,\n"])
+        var builder = TimetableBuilder()
+        let timetable = try builder.build(feeds: [try writeFeed(files)])
+        XCTAssertEqual(timetable.metadata.skipped.map(\.reason), ["transfer with a bad min_transfer_time"])
+        XCTAssertEqual(timetable.metadata.skipped.first?.count, 3)
+        XCTAssertEqual(builder.transferRules.map(\.minimumTime), [86_400, nil])
+    }
+
     func testNoUsableTripSaysWhy() throws {
         // Bad calendar dates: every service is dropped, then every trip.
         var files = feed(trips: "R1,DAILY,T1,East\n", stopTimes: "T1,08:00:00,08:00:00,A,1\nT1,08:10:00,08:10:00,B,2\n")
