@@ -59,7 +59,7 @@ public struct TransferBuilder {
             found += walks[s].count
             if found > maxTransfers {
                 let feeds = timetable.metadata.feeds.joined(separator: ", ")
-                throw .feed(.limitExceeded(feed: feeds, file: "stops.txt", message: "its stops make more than \(maxTransfers) walking transfers of at most \(Int(walkLimit)) m (stop \(s + 1) alone reaches \(walks[s].count) others), more than a feed may have rows (raise the limit with import --gtfs-max-rows)"))
+                throw .feed(.limitExceeded(feed: feeds, file: "stops.txt", message: "its stops make more than \(maxTransfers) walking transfers of at most \(Int(walkLimit)) m (stop '\(s < timetable.metadata.stopIDs.count ? timetable.metadata.stopIDs[s] : String(s + 1))' alone reaches \(walks[s].count) others), more than a feed may have rows (raise the limit with import --gtfs-max-rows)"))
             }
             // Pairs transfers.txt allows beyond the limit get their own, longer walk.
             let far = (allowedFar[s] ?? []).filter { $0 != s && walks[s][$0] == nil }.sorted()
