@@ -45,12 +45,17 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertTrue(PlaceIndex.isPresent(in: try GraphFile(path: output)))
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
         XCTAssertGreaterThan(bytes.count, 1000)
+        Self.runGraphFileTarget(on: bytes, cuts: [0, 8, 64, bytes.count / 2, bytes.count - 1], corruptions: 300, seed: 0x9E3779B97F4A7C15)
+    }
+
+    /// The graph-file target on `bytes`, on their first `cuts` bytes, and on `corruptions` copies with 1–4 bits
+    /// flipped at seeded places (the target also tries each with every CRC recomputed, a hostile file).
+    static func runGraphFileTarget(on bytes: [UInt8], cuts: [Int], corruptions: Int, seed: UInt64) {
         FuzzTarget.graphFile.run(bytes)
-        for cut in [0, 8, 64, bytes.count / 2, bytes.count - 1] { FuzzTarget.graphFile.run(Array(bytes.prefix(cut))) }
-        // 300 seeded corruptions (the target also tries each with every CRC recomputed, a hostile file).
-        var state: UInt64 = 0x9E3779B97F4A7C15
+        for cut in cuts { FuzzTarget.graphFile.run(Array(bytes.prefix(cut))) }
+        var state = seed
         func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(truncatingIfNeeded: state >> 33) }
-        for _ in 0..<300 {
+        for _ in 0..<corruptions {
             var copy = bytes
             for _ in 0..<(1 + next() % 4) { copy[next() % copy.count] ^= UInt8(truncatingIfNeeded: 1 << (next() % 8)) }
             FuzzTarget.graphFile.run(copy)
@@ -69,15 +74,7 @@ final class FuzzRegressionTests: XCTestCase {
         _ = try importer.run(input: tiny, output: output)
         XCTAssertEqual(FuzzTarget.planTransit(on: try RoadGraph(path: output)), 5, "every query of the target answers on the intact file")
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
-        FuzzTarget.graphFile.run(bytes)
-        for cut in [bytes.count / 3, bytes.count / 2, bytes.count - 1] { FuzzTarget.graphFile.run(Array(bytes.prefix(cut))) }
-        var state: UInt64 = 0x2545F4914F6CDD1D
-        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(truncatingIfNeeded: state >> 33) }
-        for _ in 0..<200 {
-            var copy = bytes
-            for _ in 0..<(1 + next() % 4) { copy[next() % copy.count] ^= UInt8(truncatingIfNeeded: 1 << (next() % 8)) }
-            FuzzTarget.graphFile.run(copy)
-        }
+        Self.runGraphFileTarget(on: bytes, cuts: [bytes.count / 3, bytes.count / 2, bytes.count - 1], corruptions: 200, seed: 0x2545F4914F6CDD1D)
     }
 
     /// The feed targets' tiny feed, as it is, builds and answers every transit query of the target (so a refused
