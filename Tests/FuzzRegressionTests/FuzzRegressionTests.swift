@@ -80,11 +80,7 @@ final class FuzzRegressionTests: XCTestCase {
     /// The feed targets' tiny feed, as it is, builds and answers every transit query of the target (so a refused
     /// feed cannot pass for a survived one); one seed for each of its files goes through the `gtfs-feed` target.
     func testTheFeedTargetsTinyFeedBuildsAndAnswers() throws {
-        let folder = Self.folder.appendingPathComponent("Graphs/monaco-tiny-gtfs")
-        var files: [String: [UInt8]] = [:]
-        for name in FuzzTarget.feedFiles {
-            if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) { files[name] = Array(data) }
-        }
+        let files = try XCTUnwrap(FuzzTarget.tinyFeedFiles())
         XCTAssertEqual(files.count, 9)
         XCTAssertEqual(FuzzTarget.buildAndPlan(files: files), 5)
         var broken = files

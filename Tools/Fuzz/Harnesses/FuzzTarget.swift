@@ -120,8 +120,9 @@ extension FuzzTarget {
             csv(member)
         }
         let path = scratchPath("feed.zip")
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)), prepareFeed(), let tiny = tinyGraph else { return }
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
         defer { unlink(path) }
+        guard prepareFeed(), let tiny = tinyGraph else { return }
         _ = buildAndPlan(feed: path, over: tiny.path)
     }
 
@@ -326,10 +327,14 @@ extension FuzzTarget {
     }
 
     /// A file of the package's Data/ folder, found from this source file's place in the tree or the current folder.
-    public static func sampleURL(_ name: String) -> URL? {
+    public static func sampleURL(_ name: String) -> URL? { packageURL("Data/\(name)") }
+
+    /// A file or folder at `relativePath` in the package, found from this source file's place in the tree or the
+    /// current folder; nil when neither holds it.
+    static func packageURL(_ relativePath: String) -> URL? {
         let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Data/\(name)")
-        for url in [fromSource, URL(fileURLWithPath: "Data/\(name)")] where FileManager.default.fileExists(atPath: url.path) { return url }
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(relativePath)
+        for url in [fromSource, URL(fileURLWithPath: relativePath)] where FileManager.default.fileExists(atPath: url.path) { return url }
         return nil
     }
 }

@@ -20,23 +20,22 @@ extension FuzzTarget {
     /// The Monaco cut imported once per process (with its hierarchy, as `wayfinder import` makes it): its path and graph.
     nonisolated(unsafe) static var tinyGraph: (path: String, graph: RoadGraph)? = nil
 
-    /// A folder of Tests/FuzzRegressionTests/Graphs, found from this source file's place in the tree or the current folder.
-    static func fuzzGraphsURL(_ name: String) -> URL? {
-        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/FuzzRegressionTests/Graphs/\(name)")
-        for url in [fromSource, URL(fileURLWithPath: "Tests/FuzzRegressionTests/Graphs/\(name)")] where FileManager.default.fileExists(atPath: url.path) { return url }
-        return nil
+    /// A file or folder of Tests/FuzzRegressionTests/Graphs.
+    static func fuzzGraphsURL(_ name: String) -> URL? { packageURL("Tests/FuzzRegressionTests/Graphs/\(name)") }
+
+    /// The tiny feed's files by name, as committed (nil when its folder is not found).
+    public static func tinyFeedFiles() -> [String: [UInt8]]? {
+        guard let folder = fuzzGraphsURL("monaco-tiny-gtfs") else { return nil }
+        var files: [String: [UInt8]] = [:]
+        for name in feedFiles {
+            if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) { files[name] = Array(data) }
+        }
+        return files
     }
 
     /// Makes the tiny feed and graph the feed targets share; false when their files are not found.
     static func prepareFeed() -> Bool {
-        if tinyFeed == nil, let folder = fuzzGraphsURL("monaco-tiny-gtfs") {
-            var files: [String: [UInt8]] = [:]
-            for name in feedFiles {
-                if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) { files[name] = Array(data) }
-            }
-            tinyFeed = files
-        }
+        if tinyFeed == nil { tinyFeed = tinyFeedFiles() }
         if tinyGraph == nil, let osm = fuzzGraphsURL("monaco-tiny.osm") {
             let path = scratchPath("tiny-roads.wfg")
             if (try? GraphImporter().run(input: osm.path, output: path)) != nil, let graph = try? RoadGraph(path: path) {
