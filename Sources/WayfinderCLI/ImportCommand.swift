@@ -86,7 +86,9 @@ enum ImportCommand {
             case .input: throw CommandError(message: error.description, exitCode: ExitCode.badInput)
             case let .unreadableProfiles(message):
                 throw CommandError(message: "cannot read profiles from \(profilesFile ?? "-"): \(message)", exitCode: ExitCode.badInput)
-            case .invalidProfiles: throw CommandError(message: error.description, exitCode: ExitCode.usage)
+            case let .invalidProfiles(message):
+                // Only a profiles file can hold invalid tables (the defaults are valid): bad input, named.
+                throw CommandError(message: "\(profilesFile ?? "profiles"): \(message)", exitCode: ExitCode.badInput)
             }
         }
         phases.start(nil)

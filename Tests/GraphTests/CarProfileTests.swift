@@ -97,7 +97,8 @@ final class CarProfileTests: XCTestCase {
 
     /// Unparsable `maxspeed` values keep the table speed and are counted.
     func testInvalidMaxspeedIsIgnoredAndCounted() throws {
-        for value in ["fast", "50;30", "-20", "0", "km/h", "mph", "fifty", "de:urban", "DEU:urban", "DE:", "Walk"] {
+        for value in ["fast", "50;30", "-20", "0", "km/h", "mph", "fifty", "de:urban", "DEU:urban", "DE:", "Walk", "301",
+                      String(repeating: "9", count: 41)] {
             let map = try singleWayMap(["highway": "primary", "maxspeed": value])
             XCTAssertSpeeds(map, "ab", "car", forward: 65, backward: 65)
             XCTAssertEqual(map.statistics.maxspeedIgnored, 1, value)

@@ -18,13 +18,15 @@ final class ProfileEvaluatorTests: XCTestCase {
     func testParseMaxspeed() {
         let valid: [(String, Double)] = [
             ("50", 50), ("7.5", 7.5), ("130", 130), ("50 km/h", 50), ("50km/h", 50), ("30 mph", 30 * 1.609344),
-            ("30mph", 30 * 1.609344), (" 40 ", 40), ("0.5", 0.5),
+            ("30mph", 30 * 1.609344), (" 40 ", 40), ("0.5", 0.5), ("300", 300), ("186 mph", 186 * 1.609344),
         ]
         for (text, kmh) in valid {
             XCTAssertEqual(ProfileEvaluator.parseMaxspeed(text) ?? -1, kmh, accuracy: 1e-9, text)
         }
         for text in ["", " ", "none", "signals", "walk", "DE:urban", "DE:rural", "RU:living_street", "fast", "50;30", "50,5",
-                     "-20", "0", "0.0", "km/h", "mph", "50 knots", "50 kmh", "fifty", "1e3", "inf", "nan", "５０", "50 mph mph"] {
+                     "-20", "0", "0.0", "km/h", "mph", "50 knots", "50 kmh", "fifty", "1e3", "inf", "nan", "５０", "50 mph mph",
+                     // Over 300 km/h: a mistake, not a limit (40 digits made the import trap on an infinite speed).
+                     "300.5", "1000", "187 mph", String(repeating: "9", count: 41), String(repeating: "9", count: 400)] {
             XCTAssertNil(ProfileEvaluator.parseMaxspeed(text), "'\(text)'")
         }
     }
@@ -135,6 +137,35 @@ final class ProfileEvaluatorTests: XCTestCase {
             XCTAssertThrowsError(try GraphImporter(profiles: profiles).run(input: "/nonexistent.osm", output: "/nonexistent.wfg")) { error in
                 guard case .invalidProfile? = error as? GraphImporter.Failure else { return XCTFail("expected .invalidProfile, got \(error)") }
             }
+        }
+    }
+
+    /// A table's numbers are checked before anything is read: speeds from 0 (closed) to 300 km/h, a `maxspeed` factor
+    /// over 0 and at most 2; the message names the profile, the field and the value. (A speed of 10^300 made the
+    /// import trap writing the file's metadata.)
+    func testProfileNumbersOutOfRangeAreRefused() throws {
+        func table(_ change: (inout TravelProfile) -> Void) -> TravelProfile { var p = TravelProfile.car; change(&p); return p }
+        let refused: [(TravelProfile, String)] = [
+            (table { $0.highwaySpeeds["residential"] = 1e300 }, "highwaySpeeds 'residential' is 1e+300 km/h"),
+            (table { $0.highwaySpeeds["residential"] = -5 }, "highwaySpeeds 'residential' is -5.0 km/h"),
+            (table { $0.highwaySpeeds["motorway"] = 300.5 }, "highwaySpeeds 'motorway' is 300.5 km/h"),
+            (table { $0.highwaySpeeds["motorway"] = .nan }, "highwaySpeeds 'motorway' is nan km/h"),
+            (table { $0.defaultSpeed = -1 }, "defaultSpeed is -1.0 km/h"),
+            (table { $0.defaultSpeed = .infinity }, "defaultSpeed is inf km/h"),
+            (table { $0.maxspeed = .init(factor: 0) }, "maxspeed factor is 0.0"),
+            (table { $0.maxspeed = .init(factor: 1e300) }, "maxspeed factor is 1e+300"),
+        ]
+        for (profile, expected) in refused {
+            XCTAssertEqual(profile.numberProblem?.hasPrefix("profile 'car': \(expected)"), true, "\(String(describing: profile.numberProblem))")
+            XCTAssertThrowsError(try GraphImporter(profiles: [profile]).run(input: "/nonexistent.osm", output: "/nonexistent.wfg")) { error in
+                guard case let .invalidProfile(message)? = error as? GraphImporter.Failure else { return XCTFail("expected .invalidProfile, got \(error)") }
+                XCTAssertTrue(message.contains(expected), message)
+            }
+        }
+        // The edges of the ranges, and the defaults, pass.
+        for profile in [TravelProfile.car, .foot, table { $0.highwaySpeeds["motorway"] = 300; $0.highwaySpeeds["service"] = 0 },
+                        table { $0.maxspeed = .init(factor: 2) }, table { $0.maxspeed = nil }] {
+            XCTAssertNil(profile.numberProblem)
         }
     }
 }

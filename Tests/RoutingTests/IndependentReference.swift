@@ -72,13 +72,14 @@ final class IndependentReference {
         "bridleway", "cycleway", "corridor", "platform",
     ]
 
-    /// A `maxspeed` value in km/h: a positive number, optionally followed by `mph` or `km/h` (space optional).
+    /// A `maxspeed` value in km/h: a positive number, optionally followed by `mph` or `km/h` (space optional), of at
+    /// most 300 km/h.
     static func maxspeed(_ text: String?) -> Double? {
         guard var value = text?.trimmingCharacters(in: CharacterSet(charactersIn: " ")) else { return nil }
         var factor = 1.0
         if value.hasSuffix("mph") { factor = 1.609344; value.removeLast(3) } else if value.hasSuffix("km/h") { value.removeLast(4) }
         value = value.trimmingCharacters(in: CharacterSet(charactersIn: " "))
-        guard !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let number = Double(value), number > 0 else { return nil }
+        guard !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let number = Double(value), number > 0, number * factor <= 300 else { return nil }
         return number * factor
     }
 

@@ -200,4 +200,55 @@ final class ImportCommandTests: CLITestCase {
             XCTAssertTrue(denied.stderr.contains("Permission denied"), denied.stderr)
         }
     }
+
+    /// A way whose `maxspeed` is a 41-digit number imports (it made the import trap on an infinite speed): the value
+    /// is not understood, counted, and the table speed kept.
+    func testAnAbsurdMaxspeedIsNotUnderstood() throws {
+        let input = tmp("maxspeed.osm")
+        try """
+            <osm version="0.6">
+              <node id="1" lat="43.7300" lon="7.4200"/><node id="2" lat="43.7310" lon="7.4210"/><node id="3" lat="43.7320" lon="7.4220"/>
+              <way id="10"><nd ref="1"/><nd ref="2"/><nd ref="3"/><tag k="highway" v="primary"/><tag k="maxspeed" v="\(String(repeating: "9", count: 41))"/></way>
+            </osm>
+            """.write(toFile: input, atomically: true, encoding: .utf8)
+        let result = try run(["import", input, "-o", tmp("maxspeed.wfg"), "-q"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("1 maxspeed and 0 oneway values not understood"), result.stdout)
+        // At the primary road's 65 km/h: 274 m in about 15 s, not in no time.
+        let route = try run(["eta", "--graph", tmp("maxspeed.wfg"), "43.7300,7.4200", "43.7320,7.4220", "--format", "json"])
+        XCTAssertEqual(route.status, 0, route.stderr)
+        let duration = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(route.stdout.utf8)) as? [String: Any])?["expectedTravelTime"] as? Double, route.stdout)
+        XCTAssertEqual(duration, 274.4 / (65 / 3.6), accuracy: 1, route.stdout)
+    }
+
+    /// `--profiles FILE.json`: a valid table builds its own profile; a file that is not a table array, or a table
+    /// with a speed out of range, stops the import with the file, profile and value named (exit 3, no file written).
+    func testProfilesFile() throws {
+        func bike(residential: String) -> String {
+            """
+            [{"name": "bike", "highwaySpeeds": {"cycleway": 18, "residential": \(residential), "primary": 20, "secondary": 18,
+              "tertiary": 15, "service": 10, "footway": 5}, "routableTags": {}, "defaultSpeed": 0, "neverRoutableHighways": [],
+              "excludingTags": {}, "accessRules": [{"key": "bicycle", "denyingValues": ["no"]}], "accessOverrideValues": [],
+              "oneway": {"keys": ["oneway"], "impliedByRoundabout": true, "impliedHighways": [], "reversibleIsUnroutable": true},
+              "blockingBarriers": ["fence"], "barrierAccessOverride": false, "blockingNodeTags": {}}]
+            """
+        }
+        let good = tmp("bike.json"), fast = tmp("fast.json")
+        try bike(residential: "15").write(toFile: good, atomically: true, encoding: .utf8)
+        try bike(residential: "1e300").write(toFile: fast, atomically: true, encoding: .utf8)
+        let imported = try run(["import", sample("monaco.osm.gz"), "-o", tmp("bike.wfg"), "--profiles", good, "-q"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let info = try run(["info", tmp("bike.wfg")])
+        XCTAssertTrue(info.stdout.contains("profiles      bike"), info.stdout)
+
+        let notJSON = tmp("broken.json")
+        try "[{\"name\": \"car\"".write(toFile: notJSON, atomically: true, encoding: .utf8)
+        for (file, expected) in [(fast, "profile 'bike': highwaySpeeds 'residential' is 1e+300 km/h"), (notJSON, "cannot read profiles from")] {
+            let result = try run(["import", sample("monaco.osm.gz"), "-o", tmp("refused.wfg"), "--profiles", file])
+            XCTAssertEqual(result.status, 3, result.stderr)
+            XCTAssertTrue(result.stderr.contains(file), result.stderr)
+            XCTAssertTrue(result.stderr.contains(expected), result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: tmp("refused.wfg")))
+        }
+    }
 }

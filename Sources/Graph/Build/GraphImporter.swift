@@ -141,6 +141,7 @@ public struct GraphImporter {
             let valid = !profile.name.isEmpty && profile.name.utf8.count <= 12 && profile.name.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
             guard valid else { throw .invalidProfile("profile name '\(profile.name)' must be 1–12 characters of a–z, 0–9 and _") }
             guard seen.insert(profile.name).inserted else { throw .invalidProfile("profile '\(profile.name)' is given twice") }
+            if let problem = profile.numberProblem { throw .invalidProfile(problem) }
         }
     }
 

@@ -134,7 +134,8 @@ public struct ProfileEvaluator: Sendable {
         return !type.isEmpty && type.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
     }
 
-    /// Parses a `maxspeed` value in km/h: a number, `N mph` or `N km/h` (space optional); nil for anything else (`none`, `walk`, `DE:urban`…).
+    /// Parses a `maxspeed` value in km/h: a number, `N mph` or `N km/h` (space optional); nil for anything else (`none`,
+    /// `walk`, `DE:urban`…) and for a limit over `TravelProfile.maximumSpeed` (a mistake, not a road's limit).
     public static func parseMaxspeed(_ text: String) -> Double? {
         var bytes = Array(text.utf8)[...]
         func trimSpaces() {
@@ -147,7 +148,7 @@ public struct ProfileEvaluator: Sendable {
         else if bytes.count > 4, bytes.suffix(4).elementsEqual("km/h".utf8) { bytes.removeLast(4) }
         trimSpaces()
         guard !bytes.isEmpty, bytes.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 46 }),
-              let value = Double(String(decoding: bytes, as: UTF8.self)), value > 0, value.isFinite else { return nil }
+              let value = Double(String(decoding: bytes, as: UTF8.self)), value > 0, value * factor <= TravelProfile.maximumSpeed else { return nil }
         return value * factor
     }
 }

@@ -83,6 +83,29 @@ public struct TravelProfile: Codable, Equatable, Sendable {
 }
 
 extension TravelProfile {
+    /// The highest speed a table or a `maxspeed` tag may give, km/h: above any posted limit in the world, so a
+    /// higher one is a mistake (docs/profiles.md).
+    public static let maximumSpeed = 300.0
+    /// The largest `maxspeed` factor a table may give.
+    public static let maximumMaxspeedFactor = 2.0
+
+    /// What is wrong with the table's numbers, or nil: every speed must be from 0 (closed) to `maximumSpeed` km/h,
+    /// and the `maxspeed` factor more than 0 and at most `maximumMaxspeedFactor`.
+    public var numberProblem: String? {
+        func bad(_ speed: Double) -> Bool { !(speed >= 0 && speed <= Self.maximumSpeed) }
+        let limit = "a speed must be from 0 (closed) to \(Int(Self.maximumSpeed)) km/h"
+        for highway in highwaySpeeds.keys.sorted() where bad(highwaySpeeds[highway]!) {
+            return "profile '\(name)': highwaySpeeds '\(highway)' is \(highwaySpeeds[highway]!) km/h; \(limit)"
+        }
+        if bad(defaultSpeed) { return "profile '\(name)': defaultSpeed is \(defaultSpeed) km/h; \(limit)" }
+        if let factor = maxspeed?.factor, !(factor > 0 && factor <= Self.maximumMaxspeedFactor) {
+            return "profile '\(name)': maxspeed factor is \(factor); it must be more than 0 and at most \(Self.maximumMaxspeedFactor)"
+        }
+        return nil
+    }
+}
+
+extension TravelProfile {
     /// The default car profile of `docs/profiles.md`.
     public static let car = TravelProfile(
         name: "car",
