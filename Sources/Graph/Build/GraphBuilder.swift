@@ -273,7 +273,7 @@ struct GraphBuilder {
                     shapePoints = 0
                     graph.edgeFrom.append(start)
                     graph.edgeTo.append(end)
-                    graph.edgeLengthMillimetres.append(UInt32(min((length * 1000).rounded(), Double(UInt32.max - 1))))
+                    graph.edgeLengthMillimetres.append(UInt32(min((length * 1000).rounded(), Double(longestTime))))
                     exactLengths.append(Float(length))
                     graph.edgeWay.append(wayIndex)
                     graph.edgeShapeStart.append(UInt32(graph.shapeLatitudes.count))
@@ -322,7 +322,7 @@ struct GraphBuilder {
 
     /// Travel time in whole milliseconds of `metres` at `kmh`.
     static func milliseconds(metres: Double, kmh: Double) -> UInt32 {
-        UInt32(min((metres / (kmh / 3.6) * 1000).rounded(), Double(UInt32.max - 1)))
+        UInt32(min((metres / (kmh / 3.6) * 1000).rounded(), Double(longestTime)))
     }
 
     /// Builds the string table in order of first use by the sorted ways, and points ways at it.

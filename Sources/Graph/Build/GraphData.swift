@@ -66,6 +66,19 @@ public struct ProfileGraphData: Sendable {
 /// Marks a closed direction in the per-profile time arrays.
 public let closedEdge = UInt32.max
 
+/// The longest time (milliseconds, about 49.7 days) or length (millimetres, about 4,295 km) an edge, a shortcut or a
+/// preprocessing search may hold: one below `closedEdge`.
+public let longestTime = UInt32.max - 1
+
+extension UInt32 {
+    /// `self + other` for times and lengths, stopping at `longestTime` where the sum would pass it: a sum that wrapped
+    /// round would make a path across a misplaced node (thousands of kilometres out and back) look a few seconds long.
+    @inline(__always) public func addingSaturated(_ other: UInt32) -> UInt32 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow || sum > longestTime ? longestTime : sum
+    }
+}
+
 /// The two kinds of turn restriction, as stored.
 public enum RestrictionKind: UInt8, Sendable {
     /// The path may not be driven (`no_*`).

@@ -165,7 +165,7 @@ struct NodeDijkstra {
                 let time = alongStoredDirection ? forward[e] : backward[e]
                 guard time != closedEdge else { continue }
                 let v = entry & 1 == 0 ? edgeTo[e] : edgeFrom[e]
-                let candidate = d &+ time
+                let candidate = d.addingSaturated(time)
                 if candidate < distance[Int(v)] {
                     distance[Int(v)] = candidate
                     heap.push(candidate, v)

@@ -221,7 +221,7 @@ private struct Contraction {
         for arc in outs { maxOut = max(maxOut, arc.time) }
         for inArc in inArcs[v] {
             let u = Int(inArc.other)
-            let bound = inArc.time &+ maxOut
+            let bound = inArc.time.addingSaturated(maxOut)
             var targets = 0
             targetGeneration &+= 1
             if targetGeneration == 0 { for i in targetStamp.indices { targetStamp[i] = 0 }; targetGeneration = 1 }
@@ -232,10 +232,10 @@ private struct Contraction {
             if targets == 0 { continue }
             witnessSearch(from: u, avoiding: v, bound: bound, limit: limit, targets: targets)
             for outArc in outs where Int(outArc.other) != u {
-                let via = inArc.time &+ outArc.time
+                let via = inArc.time.addingSaturated(outArc.time)
                 let x = Int(outArc.other)
                 if stamp[x] == generation && distance[x] <= via { continue }
-                body(Int32(u), outArc.other, HierarchyBuilder.WorkArc(other: outArc.other, time: via, length: inArc.length &+ outArc.length,
+                body(Int32(u), outArc.other, HierarchyBuilder.WorkArc(other: outArc.other, time: via, length: inArc.length.addingSaturated(outArc.length),
                                                                      middle: UInt32(v), originals: inArc.originals + outArc.originals))
             }
         }
@@ -264,7 +264,7 @@ private struct Contraction {
             for arc in outArcs[w] {
                 let x = Int(arc.other)
                 if x == v { continue }
-                let candidate = key &+ arc.time
+                let candidate = key.addingSaturated(arc.time)
                 if candidate > bound { continue }
                 if stamp[x] != generation || candidate < distance[x] {
                     stamp[x] = generation; distance[x] = candidate
