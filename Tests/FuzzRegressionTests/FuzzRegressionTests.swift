@@ -31,6 +31,23 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertGreaterThan(replayed, 20)
     }
 
+    /// The import targets do what they claim on their seeds: the drawn map of tagged ways (whose 41-digit maxspeed
+    /// once made the import trap) imports and routes by car and on foot, and the default profile tables, and a bike
+    /// and a bus table, import that map and route by each profile; a table with a speed out of range is refused.
+    func testImportTargetsImportAndRoute() throws {
+        let map = Array(try Data(contentsOf: Self.folder.appendingPathComponent("Graphs/tags.osm")))
+        XCTAssertEqual(map.withUnsafeBytes { FuzzTarget.osmImport($0) }, 2)
+        for (name, profiles) in [("car-and-foot.json", 2), ("bike-and-bus.json", 2)] {
+            let tables = Array(try Data(contentsOf: Self.folder.appendingPathComponent("Inputs/profiles/\(name)")))
+            XCTAssertEqual(tables.withUnsafeBytes { FuzzTarget.profiles($0) }, profiles, name)
+        }
+        let tooFast = Array(#"[{"name": "car", "highwaySpeeds": {"primary": 1e300}, "routableTags": {}, "defaultSpeed": 0, "#.utf8)
+            + Array(#""neverRoutableHighways": [], "excludingTags": {}, "accessRules": [], "accessOverrideValues": [], "oneway": {"keys": [], "#.utf8)
+            + Array(#""impliedByRoundabout": false, "impliedHighways": [], "reversibleIsUnroutable": false}, "blockingBarriers": [], "#.utf8)
+            + Array(#""barrierAccessOverride": false, "blockingNodeTags": {}}]"#.utf8)
+        XCTAssertEqual(tooFast.withUnsafeBytes { FuzzTarget.profiles($0) }, 0)
+    }
+
     /// The graph-file target on a real graph file (imported from a small Monaco cut) and on cut-off copies of it.
     func testGraphFileTargetOnARealGraph() throws {
         let tiny = Self.folder.appendingPathComponent("Graphs/monaco-tiny.osm").path

@@ -42,6 +42,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A places file (`eta --to-file`, `matrix`, `trip`, `batch --places`, the map page's favourites) through its
     /// reader, and each row's name resolved against Monaco's place index (loose and strict, with suggestions).
     case placesFile = "places-file"
+    /// OSM data imported whole as `wayfinder import` makes a graph (tag rules, graph builder, places, landmarks,
+    /// hierarchies, metadata), then opened and routed (ImportTarget.swift).
+    case osmImport = "osm-import"
+    /// A profile table file (`wayfinder import --profiles`) used to import a drawn map of tagged ways, then opened and
+    /// routed by each of its profiles (ImportTarget.swift).
+    case profiles
 
     /// Runs the target once on `data`.
     public func run(_ data: UnsafeRawBufferPointer) {
@@ -57,6 +63,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .batchJobs: FuzzTarget.batchJobs(data)
         case .httpHead: FuzzTarget.httpHead(data)
         case .placesFile: FuzzTarget.placesFile(data)
+        case .osmImport: FuzzTarget.osmImport(data)
+        case .profiles: FuzzTarget.profiles(data)
         }
     }
 
@@ -172,7 +180,15 @@ extension FuzzTarget {
         let path = scratchPath("graph.wfg")
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
         defer { unlink(path) }
-        guard let graph = try? RoadGraph(path: path) else { return }
+        openAndRoute(path: path)
+    }
+
+    /// The graph file at `path` opened (verified as a route would) and, when it opens, a few searches of its place
+    /// index, a route by each profile between two points of its box, and transit when it has a timetable; how many
+    /// of the routes were found.
+    @discardableResult
+    static func openAndRoute(path: String) -> Int {
+        guard let graph = try? RoadGraph(path: path) else { return 0 }
         // Its place index, when it has one that opens: a few searches (words, a typo, a category near a point).
         if PlaceIndex.isPresent(in: graph.file), let index = try? PlaceIndex(file: graph.file, verifyingChecksums: false) {
             let searcher = PlaceSearcher(index: index)
@@ -183,6 +199,7 @@ extension FuzzTarget {
             }
             _ = searcher.closestTokens(to: "kasinno", maxDistance: 3, limit: 3)
         }
+        var found = 0
         for profile in graph.profiles.map(\.profile.name) {
             guard let router = try? Router(graph: graph, profile: profile) else { continue }
             let box = (graph.metadata.statistics.minLatitude, graph.metadata.statistics.minLongitude,
@@ -191,9 +208,10 @@ extension FuzzTarget {
             let b = Coordinate(latitude: Double(box.0) * 1e-7 * 0.3 + Double(box.2) * 1e-7 * 0.7, longitude: Double(box.1) * 1e-7 * 0.3 + Double(box.3) * 1e-7 * 0.7)
             guard a.latitude.isFinite, b.latitude.isFinite, abs(a.latitude) <= 90, abs(b.latitude) <= 90,
                   abs(a.longitude) <= 180, abs(b.longitude) <= 180 else { continue }
-            _ = try? router.routes(through: [a, b])
+            if (try? router.routes(through: [a, b])) != nil { found += 1 }
         }
         if Timetable.isPresent(in: graph.file) { planTransit(on: graph) }
+        return found
     }
 
     /// Transit over the graph's timetable, when one opens: a depart-at and an arrive-by plan between two points on the
