@@ -149,6 +149,22 @@ final class IndependentReferenceTests: XCTestCase {
         try compare(Self.dataFolder.appendingPathComponent("heidelberg-clipped.osm.gz").path, label: "heidelberg-clipped", sources: 12, targets: 25, seed: 14)
     }
 
+    /// The drawn map of tagged ways the `profiles` fuzz target imports (Tests/FuzzRegressionTests/Graphs/tags.osm): every
+    /// highway class, `maxspeed` forms (a 41-digit one and 301 among them), one-way variants, access, barriers, a
+    /// ferry, an area, a platform, a roundabout and restrictions via a node and via a way, one exempting bicycles.
+    func testTagsMap() throws {
+        let map = Self.dataFolder.deletingLastPathComponent().appendingPathComponent("Tests/FuzzRegressionTests/Graphs/tags.osm")
+        try compare(map.path, label: "tags", sources: 15, targets: 30, seed: 16)
+    }
+
+    /// The misplaced-node map of `MisplacedNodeTests` (edges of 2^31 ms on foot, whose sums once wrapped round).
+    func testMisplacedNodeMap() throws {
+        try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
+        let input = Self.folder.appendingPathComponent("misplaced.osm")
+        try MisplacedNodeTests.map.write(to: input, atomically: true, encoding: .utf8)
+        try compare(input.path, label: "misplaced", sources: 10, targets: 20, seed: 17)
+    }
+
     /// The comparison notices a rule broken: an engine whose car turns back anywhere (the old rule) disagrees with the
     /// reference where a U-turn dodges a restriction (the clipped Heidelberg sample keeps 90 or so).
     func testReferenceNoticesCarsTurningBackAnywhere() throws {
