@@ -18,7 +18,9 @@ public struct GraphMetadata: Codable, Equatable, Sendable {
         highwayClasses = HighwayClass.allCases.map(\.osmValue)
     }
 
-    /// JSON with sorted keys, so the same import gives the same bytes.
+    /// JSON with sorted keys, so the same import gives the same bytes. Every number in it is finite: profile tables are
+    /// checked (`TravelProfile.numberProblem`) and `maxspeed` values capped before a speed is taken (JSON has no
+    /// infinity, so an infinite speed would stop the encoder here).
     public func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
