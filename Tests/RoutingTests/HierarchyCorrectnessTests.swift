@@ -14,7 +14,7 @@ final class HierarchyCorrectnessTests: XCTestCase {
         if let search = Self.searches[name] { return search }
         let graph = try SearchCorrectnessTests.bayreuth()
         let space = SearchGraph(graph: graph, profile: try XCTUnwrap(graph.profile(named: name)))
-        let built = HierarchyBuilder(space: space).build()
+        let built = try HierarchyBuilder(space: space).build()
         let search = try XCTUnwrap(HierarchySearch(states: HierarchyStates(space: space), hierarchy: ContractionHierarchy(built)))
         Self.searches[name] = search
         return search
@@ -117,7 +117,7 @@ final class HierarchyCorrectnessTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let graph = try RoadGraph(path: StreetGrid.importGraph(size: 14, into: folder, firstLatitude: -0.0009 * 6.5))
         let space = SearchGraph(graph: graph, profile: try XCTUnwrap(graph.profile(named: "foot")))
-        let search = try XCTUnwrap(HierarchySearch(states: HierarchyStates(space: space), hierarchy: ContractionHierarchy(HierarchyBuilder(space: space).build())))
+        let search = try XCTUnwrap(HierarchySearch(states: HierarchyStates(space: space), hierarchy: ContractionHierarchy(try HierarchyBuilder(space: space).build())))
         let snapper = Snapper(graph: graph, profile: space.profile)
         // Junctions and points part-way along the streets, so routes start and end on nodes and on edges.
         var points: [SearchEndpoint] = []
@@ -191,9 +191,52 @@ final class HierarchyCorrectnessTests: XCTestCase {
     func testBuildIsDeterministic() throws {
         let graph = try SearchCorrectnessTests.bayreuth()
         let space = SearchGraph(graph: graph, profile: try XCTUnwrap(graph.profile(named: "car")))
-        let a = HierarchyBuilder(space: space).build(), b = HierarchyBuilder(space: space).build()
+        let a = try HierarchyBuilder(space: space).build(), b = try HierarchyBuilder(space: space).build()
         XCTAssertEqual(a.up, b.up)
         XCTAssertEqual(a.down, b.down)
         XCTAssertGreaterThan(a.shortcutCount, 0)
+    }
+
+    /// A network far denser than roads (every node of one set joined to every node of another: its contraction grows
+    /// with the fourth power of the nodes, hours at a few thousand) is refused once the contraction passes its budget,
+    /// naming the profile and what to do; a real map is far inside the same budget, and its hierarchy the same.
+    func testAContractionPastItsBudgetIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-dense-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var xml = "<osm version=\"0.6\">\n", way = 1
+        for i in 0..<20 {
+            xml += "<node id=\"\(i + 1)\" lat=\"\(43.70 + 0.002 * Double(i))\" lon=\"7.40\"/><node id=\"\(i + 101)\" lat=\"\(43.70 + 0.002 * Double(i))\" lon=\"7.43\"/>\n"
+        }
+        for i in 0..<20 {
+            for j in 0..<20 {
+                xml += "<way id=\"\(way)\"><nd ref=\"\(i + 1)\"/><nd ref=\"\(j + 101)\"/><tag k=\"highway\" v=\"residential\"/></way>\n"
+                way += 1
+            }
+        }
+        xml += "</osm>\n"
+        let dense = folder.appendingPathComponent("dense.osm").path
+        try xml.write(toFile: dense, atomically: true, encoding: .utf8)
+        // A budget of 1,000 an arc: Bayreuth's car network takes a few hundred; the dense one passes it.
+        var tight = HierarchyExtension()
+        tight.workPerArc = 1000
+        tight.workFloor = 0
+        var importer = GraphImporter()
+        importer.extensions = [tight]
+        XCTAssertThrowsError(try importer.run(input: dense, output: folder.appendingPathComponent("dense.wfg").path)) { error in
+            guard case let .extensionError(inner)? = error as? GraphImporter.Failure, let tooDense = inner as? HierarchyTooDense else {
+                return XCTFail("expected HierarchyTooDense, got \(error)")
+            }
+            XCTAssertEqual(tooDense.budget, 1000 * tooDense.arcs)
+            XCTAssertTrue(tooDense.description.contains("profile '"), tooDense.description)
+            XCTAssertTrue(tooDense.description.contains("--no-ch"), tooDense.description)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("dense.wfg").path), "nothing is written")
+        let graph = try SearchCorrectnessTests.bayreuth()
+        let space = SearchGraph(graph: graph, profile: try XCTUnwrap(graph.profile(named: "car")))
+        var builder = HierarchyBuilder(space: space)
+        builder.workPerArc = 1000
+        builder.workFloor = 0
+        XCTAssertEqual(try builder.build().up, try HierarchyBuilder(space: space).build().up)
     }
 }

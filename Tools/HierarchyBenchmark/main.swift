@@ -123,7 +123,8 @@ for profile in graph.profiles where modes?.contains(profile.profile.name) ?? tru
             let env = ProcessInfo.processInfo.environment
             if let n = env["CH_WITNESS_LIMIT"].flatMap(Int.init) { builder.witnessSettleLimit = n }
             if let n = env["CH_ESTIMATE_LIMIT"].flatMap(Int.init) { builder.estimateSettleLimit = n }
-            let data = builder.build()
+            let data: HierarchyData
+            do { data = try builder.build() } catch { fail(error.description) }
             let built = now() - started
             hierarchy = HierarchySearch(states: states, hierarchy: ContractionHierarchy(data))!
             say("\n\(name): \(space.stateCount) states, \(states.count) vertices, hierarchy built in \(time(built)): \(data.up.count + data.down.count) arcs, \(data.shortcutCount) shortcuts")

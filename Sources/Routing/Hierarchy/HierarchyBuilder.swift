@@ -13,6 +13,12 @@ public struct HierarchyBuilder {
     /// Most vertices a witness search settles while contracting / while estimating a priority.
     public var witnessSettleLimit = 150
     public var estimateSettleLimit = 10
+    /// The contraction's budget: arcs looked at (by witness searches and as shortcut candidates) per arc of the graph,
+    /// above `workFloor`. Road maps take 60–810 an arc (Monaco to Porto, measured); a network dense enough to pass the
+    /// budget (every node of one set joined to every node of another, say) would take hours, and is refused instead.
+    public var workPerArc = 20_000
+    /// Work any graph may take, however few its arcs.
+    public var workFloor = 100_000_000
 
     /// Prepares to contract the vertices of `space`.
     public init(space: SearchGraph) { states = HierarchyStates(space: space) }
@@ -27,8 +33,9 @@ public struct HierarchyBuilder {
         var originals: UInt32 = 1
     }
 
-    /// Contracts every vertex and returns the hierarchy's upward and downward arcs.
-    public func build(progress: (Double) -> Void = { _ in }) -> HierarchyData {
+    /// Contracts every vertex and returns the hierarchy's upward and downward arcs; throws `HierarchyTooDense` as soon
+    /// as the work passes the budget (`workPerArc`, `workFloor`).
+    public func build(progress: (Double) -> Void = { _ in }) throws(HierarchyTooDense) -> HierarchyData {
         let n = states.count
         var outArcs = [[WorkArc]](repeating: [], count: n)
         var inArcs = [[WorkArc]](repeating: [], count: n)
@@ -42,9 +49,30 @@ public struct HierarchyBuilder {
                 inArcs[x].append(WorkArc(other: Int32(v), time: arc.time, length: arc.length, middle: arc.middle))
             }
         }
+        let arcCount = outArcs.reduce(0) { $0 + $1.count }
+        let budget = max(workFloor, workPerArc.multipliedReportingOverflow(by: arcCount).overflow ? Int.max : workPerArc * arcCount)
         var contraction = Contraction(outArcs: outArcs, inArcs: inArcs, witnessLimit: witnessSettleLimit, estimateLimit: estimateSettleLimit)
         outArcs = []; inArcs = []
-        return contraction.run(progress: progress)
+        guard let data = contraction.run(budget: budget, progress: progress) else {
+            throw HierarchyTooDense(profile: states.space.profile.profile.name, arcs: arcCount, budget: budget, workPerArc: workPerArc)
+        }
+        return data
+    }
+}
+
+/// A contraction that passed its builder's work budget: the profile's network is far denser than any road map.
+public struct HierarchyTooDense: Error, CustomStringConvertible, Equatable {
+    public let profile: String
+    /// Arcs of the profile's search graph.
+    public let arcs: Int
+    /// The budget passed, and what it allows an arc.
+    public let budget: Int
+    public let workPerArc: Int
+
+    public var description: String {
+        "profile '\(profile)': the network is too dense to contract (\(arcs) arcs: the contraction passed its budget of " +
+            "\(budget) steps, \(workPerArc) an arc, some 25 times what road maps take); check the input, or import with --no-ch " +
+            "(routes then use A*)"
     }
 }
 
@@ -100,6 +128,8 @@ private struct Contraction {
     var targetStamp: [UInt32]
     var targetGeneration: UInt32 = 0
     var heap = BinaryHeap<UInt32, Int32>()
+    /// Arcs looked at so far: by the witness searches and as shortcut candidates (the contraction's cost).
+    var work = 0
 
     init(outArcs: [[HierarchyBuilder.WorkArc]], inArcs: [[HierarchyBuilder.WorkArc]], witnessLimit: Int, estimateLimit: Int) {
         self.outArcs = outArcs
@@ -115,7 +145,8 @@ private struct Contraction {
         targetStamp = [UInt32](repeating: 0, count: n)
     }
 
-    mutating func run(progress: (Double) -> Void) -> HierarchyData {
+    /// The hierarchy, or nil once the work passes `budget`.
+    mutating func run(budget: Int, progress: (Double) -> Void) -> HierarchyData? {
         let n = outArcs.count
         var queue = BinaryHeap<Float, Int32>()
         for v in 0..<n {
@@ -161,6 +192,7 @@ private struct Contraction {
                     queue.push(p, w)
                 }
             }
+            if work > budget { return nil }
             rank[v] = UInt32(done)
             done += 1
             if done & 0x3FFF == 0 { progress(Double(done) / Double(n)) }
@@ -230,6 +262,7 @@ private struct Contraction {
                 targets += 1
             }
             if targets == 0 { continue }
+            work &+= outs.count
             witnessSearch(from: u, avoiding: v, bound: bound, limit: limit, targets: targets)
             for outArc in outs where Int(outArc.other) != u {
                 let via = inArc.time.addingSaturated(outArc.time)
@@ -256,6 +289,7 @@ private struct Contraction {
             if key != distance[w] { continue }
             if key > bound { break }
             settled += 1
+            work &+= outArcs[w].count
             if targetStamp[w] == targetGeneration {
                 targetsLeft -= 1
                 if targetsLeft == 0 { break }

@@ -6,6 +6,9 @@ import Graph
 public struct HierarchyExtension: GraphExtension {
     /// The profiles to build hierarchies for (nil: all of the graph's).
     public var profiles: [String]?
+    /// The contraction's budget (`HierarchyBuilder.workPerArc`, `workFloor`); nil: the builder's own.
+    public var workPerArc: Int?
+    public var workFloor: Int?
 
     public init(profiles: [String]? = nil) { self.profiles = profiles }
 
@@ -16,15 +19,19 @@ public struct HierarchyExtension: GraphExtension {
         chosen(graph).flatMap { HierarchySectionNames($0.profile.name).all }
     }
 
-    /// Builds the hierarchies of `graph`'s chosen profiles, in parallel.
+    /// Builds the hierarchies of `graph`'s chosen profiles, in parallel; throws `HierarchyTooDense` for the first
+    /// profile whose contraction passes its budget.
     public func build(from graph: RoadGraph) throws -> any GraphExtensionSections {
         let chosen = chosen(graph)
-        let results = ResultSlots<HierarchyData>(count: chosen.count)
+        let results = ResultSlots<Result<HierarchyData, HierarchyTooDense>>(count: chosen.count)
+        let workPerArc = workPerArc, workFloor = workFloor
         DispatchQueue.concurrentPerform(iterations: chosen.count) { i in
-            let space = SearchGraph(graph: graph, profile: chosen[i])
-            results.set(i, HierarchyBuilder(space: space).build())
+            var builder = HierarchyBuilder(space: SearchGraph(graph: graph, profile: chosen[i]))
+            if let workPerArc { builder.workPerArc = workPerArc }
+            if let workFloor { builder.workFloor = workFloor }
+            results.set(i, Result { () throws(HierarchyTooDense) in try builder.build() })
         }
-        return BuiltHierarchies(hierarchies: chosen.indices.map { (chosen[$0].profile.name, results.value($0)) })
+        return BuiltHierarchies(hierarchies: try chosen.indices.map { (chosen[$0].profile.name, try results.value($0).get()) })
     }
 
     private func chosen(_ graph: RoadGraph) -> [ProfileGraph] {
