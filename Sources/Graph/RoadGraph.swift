@@ -189,6 +189,10 @@ public enum GraphSectionName {
     public static let indexBoxes = "index.boxes"
     public static let indexLevels = "index.levels"
 
+    /// The longest profile name: the section names of a profile, its own and its hierarchy's (the longest,
+    /// `<name>.ch_down_first`, adds 14 bytes), must fit the file's 24-byte section names.
+    public static let maxProfileNameLength = GraphFileFormat.maxNameLength - ".ch_down_first".utf8.count
+
     /// The section names of one profile (`car.time_fwd`…).
     public struct Profile {
         public let timeForward, timeBackward, firstIncidence, incidence, island, landmarkFrom, landmarkTo, landmarkNodes: String

@@ -239,4 +239,28 @@ final class HierarchyCorrectnessTests: XCTestCase {
         builder.workFloor = 0
         XCTAssertEqual(try builder.build().up, try HierarchyBuilder(space: space).build().up)
     }
+
+    /// A profile name of the longest length allowed gives section names, its own and its hierarchy's, that fit the
+    /// graph file's (a name of 11 or 12 letters, allowed before, trapped writing `<name>.ch_down_first`); such a
+    /// profile imports with its hierarchy and routes.
+    func testTheLongestProfileNameFitsEverySection() throws {
+        let name = String(repeating: "p", count: GraphSectionName.maxProfileNameLength)
+        let profile = GraphSectionName.Profile(name)
+        let names = HierarchySectionNames(name).all + [profile.timeForward, profile.timeBackward, profile.firstIncidence, profile.incidence,
+            profile.island, profile.landmarkFrom, profile.landmarkTo, profile.landmarkNodes, profile.restrictionKinds, profile.restrictionStart,
+            profile.restrictionPath]
+        XCTAssertEqual(names.map(\.utf8.count).max(), GraphFileFormat.maxNameLength)
+        var table = TravelProfile.foot
+        table.name = name
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-long-name-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("g.wfg").path
+        var importer = GraphImporter(profiles: [table])
+        importer.extensions = [HierarchyExtension()]
+        _ = try importer.run(input: sample("monaco.osm.gz"), output: output)
+        let router = try Router(graph: try RoadGraph(path: output), profile: name)
+        XCTAssertNotNil(router.hierarchy)
+        XCTAssertNoThrow(try router.routes(through: [Coordinate(latitude: 43.7384, longitude: 7.4246), Coordinate(latitude: 43.7315, longitude: 7.4197)]))
+    }
 }

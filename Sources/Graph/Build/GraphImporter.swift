@@ -138,8 +138,9 @@ public struct GraphImporter {
         guard !profiles.isEmpty, profiles.count <= 7 else { throw .invalidProfile("between 1 and 7 profiles are needed, got \(profiles.count)") }
         var seen = Set<String>()
         for profile in profiles {
-            let valid = !profile.name.isEmpty && profile.name.utf8.count <= 12 && profile.name.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
-            guard valid else { throw .invalidProfile("profile name '\(profile.name)' must be 1–12 characters of a–z, 0–9 and _") }
+            let longest = GraphSectionName.maxProfileNameLength
+            let valid = !profile.name.isEmpty && profile.name.utf8.count <= longest && profile.name.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+            guard valid else { throw .invalidProfile("profile name '\(profile.name)' must be 1–\(longest) characters of a–z, 0–9 and _") }
             guard seen.insert(profile.name).inserted else { throw .invalidProfile("profile '\(profile.name)' is given twice") }
             if let problem = profile.numberProblem { throw .invalidProfile(problem) }
         }
